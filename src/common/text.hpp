@@ -1,0 +1,21 @@
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+/// Small string helpers shared by every room. Pure functions, no I/O.
+namespace cudoctor::text {
+
+std::string_view trim(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+bool contains(std::string_view s, std::string_view needle);
+/// Splits on `sep`, keeping empty fields ("a::b" → {"a", "", "b"}).
+std::vector<std::string_view> split(std::string_view s, char sep);
+/// Splits into lines (LF or CRLF); a trailing newline adds no empty line.
+std::vector<std::string_view> lines(std::string_view s);
+std::string to_lower(std::string_view s);
+/// Printable form of arbitrary bytes for an error line: control bytes become '?', cut at `max`.
+std::string printable(std::string_view s, std::size_t max = 120);
+
+}  // namespace cudoctor::text

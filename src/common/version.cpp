@@ -1,0 +1,48 @@
+#include "common/version.hpp"
+
+#include <charconv>
+
+namespace cudoctor {
+
+std::optional<Version> Version::parse(std::string_view text) {
+    std::vector<int> parts;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        int value = 0;
+        auto [end, ec] = std::from_chars(text.data() + i, text.data() + text.size(), value);
+        if (ec != std::errc{} || value < 0) break;
+        parts.push_back(value);
+        i = static_cast<std::size_t>(end - text.data());
+        if (i + 1 < text.size() && text[i] == '.' && text[i + 1] >= '0' && text[i + 1] <= '9') {
+            ++i;
+            continue;
+        }
+        break;
+    }
+    if (parts.empty()) return std::nullopt;
+    return Version(std::move(parts));
+}
+
+Version Version::truncated(std::size_t n) const {
+    std::vector<int> parts(m_parts.begin(), m_parts.begin() + static_cast<long>(std::min(n, m_parts.size())));
+    return Version(std::move(parts));
+}
+
+std::string Version::str() const {
+    std::string out;
+    for (std::size_t i = 0; i < m_parts.size(); ++i) {
+        if (i) out += '.';
+        out += std::to_string(m_parts[i]);
+    }
+    return out;
+}
+
+std::strong_ordering operator<=>(const Version& a, const Version& b) {
+    const std::size_t n = std::max(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (auto c = a.part(i) <=> b.part(i); c != 0) return c;
+    }
+    return std::strong_ordering::equal;
+}
+
+}  // namespace cudoctor

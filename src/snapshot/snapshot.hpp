@@ -1,0 +1,201 @@
+#pragma once
+// The Snapshot: plain data describing one machine's CUDA stack, the single source of truth for
+// everything after the probes. Versioned JSON with a lossless round trip (snapshot_json.hpp).
+// Strings are empty and optionals unset where a fact is unknown; the evidence lists say which
+// file or command each fact came from ("/proc/driver/nvidia/version", "nvcc --version").
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudoctor::snapshot {
+
+inline constexpr int kSchemaVersion = 1;
+
+/// A fact's provenance: where it was read ("/usr/local/cuda-12.4/version.json") and, optionally,
+/// what was read there ("cuda_nvcc.version = 12.4.131").
+struct Evidence {
+    std::string source;
+    std::string detail;
+    friend bool operator==(const Evidence&, const Evidence&) = default;
+};
+
+/// A probe's trouble reading something: an unreadable file, a garbage version file, a child
+/// process that timed out. Rendered as a clear line; never fatal.
+struct ProbeNote {
+    std::string probe;    ///< "toolkit", "driver", …
+    std::string path;     ///< the file or command concerned
+    std::string message;  ///< one line for the user
+    friend bool operator==(const ProbeNote&, const ProbeNote&) = default;
+};
+
+struct Gpu {
+    std::string bus_id;              ///< "0000:01:00.0"
+    std::string pci_device_id;       ///< "10de:2803"
+    std::string pci_class;           ///< "0x030000"
+    std::string subsystem_id;        ///< "1043:88ac" where known
+    std::string name;                ///< "GeForce RTX 4060 Ti", or "" when unknown
+    std::string chip;                ///< "AD106"
+    std::string architecture;        ///< "Ada Lovelace"
+    std::string compute_capability;  ///< "8.9"
+    std::string name_source;         ///< "kb" | "pci.ids" | "" (unknown device)
+    std::string bound_driver;        ///< kernel driver bound to it: "nvidia", "nouveau", "vfio-pci", ""
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Gpu&, const Gpu&) = default;
+};
+
+struct DriverLibrary {
+    std::string name;     ///< "libcuda.so", "libnvidia-ml.so"
+    std::string path;     ///< "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14"
+    std::string version;  ///< "550.54.14", from the file name
+    friend bool operator==(const DriverLibrary&, const DriverLibrary&) = default;
+};
+
+struct Driver {
+    std::string kernel_module_version;          ///< "550.54.14"; "" when no module is loaded
+    std::string flavour;                        ///< "proprietary" | "open" | ""
+    std::string kernel_module_compiler;         ///< the "GCC version:" line, when present
+    std::optional<bool> modules_known;          ///< false when /proc/modules is unreadable
+    std::vector<std::string> loaded_modules;    ///< nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
+    std::vector<std::string> user_space_versions;  ///< distinct versions of libcuda / libnvidia-ml
+    std::vector<DriverLibrary> libraries;
+    std::string max_cuda;                       ///< highest CUDA this driver runs ("12.4"), from the KB
+    std::string max_cuda_source;                ///< "kb:cuda_driver.tsv" or "override"
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Driver&, const Driver&) = default;
+};
+
+struct Toolkit {
+    std::string version;         ///< "12.4.131", or as precise as known ("13.0")
+    std::string version_source;  ///< "version.json" | "version.txt" | "dist-info" | "cuda.h" | "nvcc" | "dpkg" | "conda-meta"
+    std::string path;            ///< "/usr/local/cuda-12.4" (as found, real path inside the root)
+    std::string install_method;  ///< runfile | deb | pip | conda | unknown
+    bool has_nvcc = false;
+    std::string nvcc_path;
+    bool is_default = false;     ///< /usr/local/cuda points here
+    bool first_on_path = false;  ///< its nvcc is the one PATH finds first
+    bool on_path = false;        ///< its bin/ is on PATH at all
+    std::optional<int> max_gcc;  ///< newest host gcc major it accepts
+    std::string max_gcc_source;  ///< "include/crt/host_config.h" | "kb:cuda_gcc.tsv"
+    std::vector<std::string> found_by;  ///< "/usr/local/cuda-*", "PATH", "CUDA_HOME", "dpkg", …
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Toolkit&, const Toolkit&) = default;
+};
+
+struct Cudnn {
+    std::string version;          ///< "9.1.0"
+    std::string path;             ///< the library folder (or header folder when no library)
+    std::string header_version;   ///< from cudnn_version.h, "" when no header
+    std::vector<std::string> library_versions;  ///< from libcudnn.so.X.Y.Z names / dist-info
+    std::string location;         ///< toolkit | system | pip | conda
+    std::string cuda_major;       ///< "12"; "" when unknown
+    bool loader_visible = false;  ///< in the loader cache or on LD_LIBRARY_PATH
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Cudnn&, const Cudnn&) = default;
+};
+
+struct Framework {
+    std::string name;     ///< "torch", "tensorflow", "jax", "jaxlib", "cupy", "onnxruntime", "triton"
+    std::string version;  ///< "2.4.0+cu121"
+    std::optional<std::string> cuda;   ///< "12.1"; nullopt for a CPU build
+    std::string cudnn;    ///< the cuDNN it was built with or depends on, when known
+    std::string python;   ///< the site-packages folder it was found in
+    std::string interpreter;  ///< the python that uses that folder, when known
+    std::vector<std::string> cuda_archs;  ///< "sm_80", … where the build says
+    std::vector<std::string> nvidia_wheels;  ///< "nvidia-cudnn-cu12==9.1.0.70", from Requires-Dist
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Framework&, const Framework&) = default;
+};
+
+/// One LD_LIBRARY_PATH entry, in order.
+struct LibraryPathEntry {
+    std::string path;
+    bool exists = false;
+    bool empty = false;                      ///< an empty entry: the current directory
+    std::vector<std::string> cuda_libraries; ///< CUDA libraries it brings ("libcudart.so.12")
+    friend bool operator==(const LibraryPathEntry&, const LibraryPathEntry&) = default;
+};
+
+/// One CUDA-related entry of the loader cache (/etc/ld.so.cache).
+struct LoaderEntry {
+    std::string soname;  ///< "libcudart.so.12"
+    std::string path;    ///< "/usr/local/cuda-12.4/lib64/libcudart.so.12"
+    std::string arch;    ///< "x86-64"
+    friend bool operator==(const LoaderEntry&, const LoaderEntry&) = default;
+};
+
+struct Environment {
+    std::vector<std::string> path;              ///< PATH, in order
+    std::vector<std::string> nvcc_on_path;      ///< every nvcc PATH reaches, winner first
+    std::vector<LibraryPathEntry> ld_library_path;
+    std::optional<std::string> cuda_home;
+    std::optional<std::string> cuda_path;
+    std::optional<std::string> cuda_visible_devices;
+    std::string cuda_symlink;                   ///< what /usr/local/cuda points to ("" when absent)
+    bool cuda_symlink_dangling = false;
+    std::vector<std::string> ld_so_conf_dirs;   ///< folders named by /etc/ld.so.conf(.d)
+    std::string loader_cache_format;            ///< "new" | "old" | "compat" | "" when unreadable
+    std::vector<LoaderEntry> loader_cache;      ///< CUDA libraries in /etc/ld.so.cache
+    std::vector<std::string> conda_envs;        ///< conda environments found
+    std::optional<std::string> active_conda_env;
+    std::optional<std::string> virtual_env;
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Environment&, const Environment&) = default;
+};
+
+struct DkmsModule {
+    std::string module;   ///< "nvidia"
+    std::string version;  ///< "550.54.14"
+    std::string kernel;   ///< "6.5.0-27-generic"
+    bool built_for_running_kernel = false;
+    friend bool operator==(const DkmsModule&, const DkmsModule&) = default;
+};
+
+struct Platform {
+    std::string os_id;        ///< "ubuntu"
+    std::string os_version;   ///< "22.04"
+    std::string os_pretty;    ///< "Ubuntu 22.04.4 LTS"
+    std::string kernel;       ///< "6.5.0-27-generic"
+    std::string arch;         ///< "x86_64"
+    std::string glibc;        ///< "2.35"
+    std::optional<int> gcc_default;  ///< major of /usr/bin/gcc
+    std::vector<int> gcc_installed;  ///< every gcc-N found
+    bool wsl = false;
+    std::string container;       ///< "docker" | "podman" | … | ""
+    std::string virtualization;  ///< "vmware" | "oracle" | "kvm" | "microsoft" | … | "" (none seen)
+    std::string secure_boot;     ///< "enabled" | "disabled" | "unsupported" (no EFI) | "unknown"
+    std::vector<DkmsModule> dkms;
+    std::vector<Evidence> evidence;
+    friend bool operator==(const Platform&, const Platform&) = default;
+};
+
+/// A rule's verdict. Empty until rules land, but its shape is fixed.
+struct Finding {
+    std::string id;        ///< stable: "driver-library-mismatch"
+    std::string severity;  ///< "error" | "warning" | "info"
+    std::string layer;     ///< "gpu" | "driver" | "toolkit" | "cudnn" | "framework" | "environment" | "platform"
+    std::string title;
+    std::string why;
+    std::string fix;       ///< exact commands for this machine
+    std::vector<Evidence> evidence;
+    std::string consequence_of;  ///< id of the root-cause finding, when this one follows from it
+    friend bool operator==(const Finding&, const Finding&) = default;
+};
+
+struct Snapshot {
+    int schema = kSchemaVersion;
+    std::string tool_version;
+    std::string root;                    ///< "/" or the --root folder
+    std::vector<std::string> overrides;  ///< active CUDOCTOR_OVERRIDE_* variables
+    std::vector<Gpu> gpus;
+    Driver driver;
+    std::vector<Toolkit> toolkits;
+    std::vector<Cudnn> cudnn;
+    std::vector<Framework> frameworks;
+    Environment environment;
+    Platform platform;
+    std::vector<ProbeNote> notes;
+    std::vector<Finding> findings;
+    friend bool operator==(const Snapshot&, const Snapshot&) = default;
+};
+
+}  // namespace cudoctor::snapshot
