@@ -20,15 +20,27 @@ std::optional<Version> Version::parse(std::string_view text) {
         break;
     }
     if (parts.empty()) return std::nullopt;
-    return Version(std::move(parts));
+    Version v(std::move(parts));
+    v.m_text = std::string(text.substr(0, i));
+    return v;
 }
 
 Version Version::truncated(std::size_t n) const {
     std::vector<int> parts(m_parts.begin(), m_parts.begin() + static_cast<long>(std::min(n, m_parts.size())));
-    return Version(std::move(parts));
+    Version v(std::move(parts));
+    if (!m_text.empty()) {
+        std::size_t end = 0;
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            end = m_text.find('.', end + (k ? 1 : 0));
+            if (end == std::string::npos) break;
+        }
+        v.m_text = m_text.substr(0, end);
+    }
+    return v;
 }
 
 std::string Version::str() const {
+    if (!m_text.empty()) return m_text;
     std::string out;
     for (std::size_t i = 0; i < m_parts.size(); ++i) {
         if (i) out += '.';

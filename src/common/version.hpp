@@ -27,6 +27,8 @@ class Version {
 
     /// The first `n` parts ("12.4.131".truncated(2) == "12.4").
     Version truncated(std::size_t n) const;
+    /// The version as written: "535.104.05" keeps its zero ("535.104.5" would be another
+    /// driver's name). A Version built from parts joins them.
     std::string str() const;
 
     friend std::strong_ordering operator<=>(const Version& a, const Version& b);
@@ -34,6 +36,7 @@ class Version {
 
   private:
     std::vector<int> m_parts;
+    std::string m_text;  ///< the parsed text; empty when built from parts
 };
 
 }  // namespace cudoctor

@@ -20,3 +20,13 @@ TEST(Version, ComparesNumericallyWithZeroPadding) {
     EXPECT_GT(*Version::parse("550.54.14"), *Version::parse("550.54.2"));
     EXPECT_EQ(Version::parse("12.4.131")->truncated(2).str(), "12.4");
 }
+
+TEST(Version, KeepsTheTextAsWritten) {
+    // Driver versions carry zero-padded parts: 535.104.05 is not 535.104.5.
+    EXPECT_EQ(Version::parse("535.104.05")->str(), "535.104.05");
+    EXPECT_EQ(Version::parse("535.104.05")->truncated(2).str(), "535.104");
+    EXPECT_EQ(Version::parse("12.04.131")->truncated(2).str(), "12.04");
+    EXPECT_EQ(Version::parse("12.4")->truncated(5).str(), "12.4");
+    EXPECT_EQ(Version({12, 4}).str(), "12.4");
+    EXPECT_EQ(*Version::parse("535.104.05"), *Version::parse("535.104.5"));
+}
