@@ -52,9 +52,30 @@ std::string to_lower(std::string_view s) {
 
 std::string printable(std::string_view s, std::size_t max) {
     std::string out;
-    for (char c : s.substr(0, max)) {
-        const auto u = static_cast<unsigned char>(c);
-        out += (u < 0x20 || u == 0x7f) ? '?' : c;
+    std::size_t i = 0;
+    const std::size_t end = std::min(s.size(), max);
+    while (i < end) {
+        const auto u = static_cast<unsigned char>(s[i]);
+        if (u < 0x80) {
+            out += (u < 0x20 || u == 0x7f) ? '?' : static_cast<char>(u);
+            ++i;
+            continue;
+        }
+        // Keep well-formed UTF-8 (…, ≤, names in other scripts); one '?' per invalid byte.
+        const std::size_t len = u >= 0xf0 && u < 0xf5 ? 4 : u >= 0xe0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+        if (ok && len == 3 && u == 0xe0) ok = static_cast<unsigned char>(s[i + 1]) >= 0xa0;  // overlong
+        if (ok && len == 4 && u == 0xf0) ok = static_cast<unsigned char>(s[i + 1]) >= 0x90;
+        if (ok && len == 4 && u == 0xf4) ok = static_cast<unsigned char>(s[i + 1]) < 0x90;   // > U+10FFFF
+        if (ok && len == 3 && u == 0xed) ok = static_cast<unsigned char>(s[i + 1]) < 0xa0;   // surrogates
+        if (ok) {
+            out.append(s.substr(i, len));
+            i += len;
+        } else {
+            out += '?';
+            ++i;
+        }
     }
     if (s.size() > max) out += "…";
     return out;

@@ -1,0 +1,2 @@
+#define CUDART_VERSION  12040
+#define CUDA_VERSION 12040 /* why */

@@ -1,0 +1,2 @@
+CUDNN_MINOR
+#  define CUDNN_MINOR 0x1fUL // hex

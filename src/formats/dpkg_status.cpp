@@ -1,0 +1,82 @@
+#include "formats/dpkg_status.hpp"
+
+#include "common/text.hpp"
+#include "formats/line_reader.hpp"
+
+namespace cudoctor::formats {
+namespace {
+
+bool equals_ignore_case(std::string_view a, std::string_view lower) {
+    if (a.size() != lower.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char c = a[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != lower[i]) return false;
+    }
+    return true;
+}
+
+bool is_blank(std::string_view line) {
+    for (const char c : line)
+        if (c != ' ' && c != '\t') return false;
+    return true;
+}
+
+/// The member a field name fills, or nullptr for a field the doctor does not keep.
+std::string* field_of(DpkgPackage& p, std::string_view name) {
+    switch (name.size()) {
+        case 6:
+            if (equals_ignore_case(name, "status")) return &p.status;
+            if (equals_ignore_case(name, "source")) return &p.source;
+            return nullptr;
+        case 7:
+            if (equals_ignore_case(name, "package")) return &p.name;
+            if (equals_ignore_case(name, "version")) return &p.version;
+            return nullptr;
+        case 12: return equals_ignore_case(name, "architecture") ? &p.architecture : nullptr;
+        default: return nullptr;
+    }
+}
+
+/// Ends the stanza being filled (the last element of `out`, if `open`): dropped without a name.
+void finish(std::vector<DpkgPackage>& out, bool& open) {
+    if (!open) return;
+    open = false;
+    DpkgPackage& p = out.back();
+    if (p.name.empty()) {
+        out.pop_back();
+        return;
+    }
+    // "Source: glibc (2.36-9)" names the source version only when it differs; keep the name.
+    const auto space = p.source.find(' ');
+    if (space != std::string::npos) p.source.resize(space);
+}
+
+}  // namespace
+
+bool DpkgPackage::installed() const { return status.ends_with(" installed"); }
+
+std::vector<DpkgPackage> parse_dpkg_status(std::string_view text) {
+    std::vector<DpkgPackage> out;
+    bool open = false;  // out.back() is the stanza being read (filled in place: no copies)
+    detail::LineReader lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        if (line.empty() || ((line[0] == ' ' || line[0] == '\t') && is_blank(line))) {
+            finish(out, open);
+            continue;
+        }
+        if (line[0] == ' ' || line[0] == '\t' || line[0] == '#') continue;
+        const auto colon = line.find(':');
+        if (colon == std::string_view::npos) continue;
+        if (!open) {
+            out.emplace_back();
+            open = true;
+        }
+        if (std::string* field = field_of(out.back(), line.substr(0, colon))) field->assign(text::trim(line.substr(colon + 1)));
+    }
+    finish(out, open);
+    return out;
+}
+
+}  // namespace cudoctor::formats

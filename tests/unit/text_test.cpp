@@ -1,0 +1,23 @@
+#include <gtest/gtest.h>
+
+#include "common/text.hpp"
+
+using namespace cudoctor;
+
+TEST(Text, PrintableKeepsUtf8AndMasksGarbage) {
+    EXPECT_EQ(text::printable("plain"), "plain");
+    EXPECT_EQ(text::printable("gcc ≤ 13 …"), "gcc ≤ 13 …");
+    EXPECT_EQ(text::printable("a\x01\nb\x7f"), "a??b?");
+    EXPECT_EQ(text::printable("\xff\xfe ok"), "?? ok");
+    EXPECT_EQ(text::printable("\xe2\x89"), "??");          // a cut multi-byte sequence
+    EXPECT_EQ(text::printable("\xc0\xaf"), "??");          // overlong '/'
+    EXPECT_EQ(text::printable("\xed\xa0\x80"), "???");     // a UTF-16 surrogate
+    EXPECT_EQ(text::printable("abcdef", 3), "abc…");
+}
+
+TEST(Text, SplitKeepsEmptyFieldsAndLinesDropsTheLastNewline) {
+    EXPECT_EQ(text::split("a::b", ':'), (std::vector<std::string_view>{"a", "", "b"}));
+    EXPECT_EQ(text::split("", ':'), (std::vector<std::string_view>{""}));
+    EXPECT_EQ(text::lines("x\r\ny\n"), (std::vector<std::string_view>{"x", "y"}));
+    EXPECT_EQ(text::trim("  \t v \n"), "v");
+}
