@@ -78,7 +78,8 @@ Expected<void> read_gpu_chips(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_kernel_modules(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"architecture", "open_module", "proprietary_module", "note"}); !ok) return ok;
+    if (auto ok = table.require_columns({"architecture", "open_module", "proprietary_module", "driver_branch", "note"}); !ok)
+        return ok;
     for (const auto& row : table.rows()) {
         const RowView r(table, row);
         KernelModules k;
@@ -90,6 +91,7 @@ Expected<void> read_kernel_modules(const Table& table, Kb::Data& data) {
         if (!proprietary) return r.error("proprietary_module", "empty");
         k.open = *open;
         k.proprietary = *proprietary;
+        CUDOCTOR_KB_TRY(k.driver_branch, r.optional_int("driver_branch"));
         k.note = r.text("note");
         data.kernel_modules.push_back(std::move(k));
     }

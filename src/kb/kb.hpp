@@ -92,6 +92,7 @@ struct KernelModules {
     std::string architecture;
     bool open = false;         ///< the open kernel module (nvidia-driver-NNN-open) works
     bool proprietary = false;  ///< the proprietary module works
+    std::optional<int> driver_branch;  ///< the newest branch supporting it: the one to install (580, 470)
     std::string note;
 };
 

@@ -50,6 +50,18 @@ struct DriverLibrary {
     friend bool operator==(const DriverLibrary&, const DriverLibrary&) = default;
 };
 
+/// A driver package change from the package logs (dpkg.log, apt history).
+struct PackageEvent {
+    std::string when;     ///< "2024-06-12 06:41:26"
+    std::string action;   ///< install | upgrade | remove | purge
+    std::string package;  ///< "libnvidia-compute-545"
+    std::string old_version;
+    std::string new_version;
+    std::string by;       ///< apt's Commandline ("/usr/bin/unattended-upgrade") where known
+    std::string source;   ///< "/var/log/apt/history.log" | "/var/log/dpkg.log"
+    friend bool operator==(const PackageEvent&, const PackageEvent&) = default;
+};
+
 struct Driver {
     std::string kernel_module_version;          ///< "550.54.14"; "" when no module is loaded
     std::string flavour;                        ///< "proprietary" | "open" | ""
@@ -60,6 +72,8 @@ struct Driver {
     std::vector<DriverLibrary> libraries;
     std::string max_cuda;                       ///< highest CUDA this driver runs ("12.4"), from the KB
     std::string max_cuda_source;                ///< "kb:cuda_driver.tsv" or "override"
+    std::vector<PackageEvent> package_events;   ///< the latest driver package changes, oldest first
+    std::vector<std::string> packages;          ///< installed driver packages ("nvidia-driver-550 550.54.14-0ubuntu1")
     std::vector<Evidence> evidence;
     friend bool operator==(const Driver&, const Driver&) = default;
 };
@@ -77,6 +91,9 @@ struct Toolkit {
     std::optional<int> max_gcc;  ///< newest host gcc major it accepts
     std::string max_gcc_source;  ///< "include/crt/host_config.h" | "kb:cuda_gcc.tsv"
     std::vector<std::string> found_by;  ///< "/usr/local/cuda-*", "PATH", "CUDA_HOME", "dpkg", …
+    std::string lib_dir;               ///< canonical folder holding its libcudart ("" when none)
+    std::string cudart_soname;         ///< "libcudart.so.12" where a libcudart is there
+    bool cudart_loader_visible = false;  ///< that folder is in the loader cache or on LD_LIBRARY_PATH
     std::vector<Evidence> evidence;
     friend bool operator==(const Toolkit&, const Toolkit&) = default;
 };
@@ -106,11 +123,21 @@ struct Framework {
     friend bool operator==(const Framework&, const Framework&) = default;
 };
 
+/// A Python interpreter and the site folder it imports from (found without running it).
+struct Python {
+    std::string interpreter;  ///< "/usr/bin/python3", "" for a conda env without one
+    std::string version;      ///< "3.11"
+    std::string site;         ///< canonical site-packages / dist-packages folder
+    bool has_headers = false; ///< Python.h for that version exists (C extensions, Triton, torch.compile)
+    friend bool operator==(const Python&, const Python&) = default;
+};
+
 /// One LD_LIBRARY_PATH entry, in order.
 struct LibraryPathEntry {
     std::string path;
     bool exists = false;
     bool empty = false;                      ///< an empty entry: the current directory
+    std::string real_path;                   ///< the folder with links resolved ("" when missing)
     std::vector<std::string> cuda_libraries; ///< CUDA libraries it brings ("libcudart.so.12")
     friend bool operator==(const LibraryPathEntry&, const LibraryPathEntry&) = default;
 };
@@ -120,12 +147,14 @@ struct LoaderEntry {
     std::string soname;  ///< "libcudart.so.12"
     std::string path;    ///< "/usr/local/cuda-12.4/lib64/libcudart.so.12"
     std::string arch;    ///< "x86-64"
+    std::string real_dir;  ///< its folder with links resolved (two entries may be one folder)
     friend bool operator==(const LoaderEntry&, const LoaderEntry&) = default;
 };
 
 struct Environment {
     std::vector<std::string> path;              ///< PATH, in order
     std::vector<std::string> nvcc_on_path;      ///< every nvcc PATH reaches, winner first
+    std::vector<std::string> nvcc_on_path_real; ///< the real nvcc each one is (links and wrapper scripts followed)
     std::vector<LibraryPathEntry> ld_library_path;
     std::optional<std::string> cuda_home;
     std::optional<std::string> cuda_path;
@@ -159,6 +188,7 @@ struct Platform {
     std::string glibc;        ///< "2.35"
     std::optional<int> gcc_default;  ///< major of /usr/bin/gcc
     std::vector<int> gcc_installed;  ///< every gcc-N found
+    std::string c_compiler;          ///< the cc / gcc PATH finds ("" when none)
     bool wsl = false;
     std::string container;       ///< "docker" | "podman" | … | ""
     std::string virtualization;  ///< "vmware" | "oracle" | "kvm" | "microsoft" | … | "" (none seen)
@@ -191,6 +221,7 @@ struct Snapshot {
     std::vector<Toolkit> toolkits;
     std::vector<Cudnn> cudnn;
     std::vector<Framework> frameworks;
+    std::vector<Python> pythons;
     Environment environment;
     Platform platform;
     std::vector<ProbeNote> notes;

@@ -96,7 +96,12 @@ TEST(KbGpu, KernelModules) {
     EXPECT_TRUE(kb().kernel_modules_for("Turing")->open);
     EXPECT_TRUE(kb().kernel_modules_for("Turing")->proprietary);
     EXPECT_FALSE(kb().kernel_modules_for("Blackwell")->proprietary);
-    EXPECT_FALSE(kb().kernel_modules_for("Kepler"));
+    // The branch to install: the newest one that still supports the architecture.
+    EXPECT_EQ(kb().kernel_modules_for("Kepler")->driver_branch, 470);
+    EXPECT_FALSE(kb().kernel_modules_for("Kepler")->open);
+    EXPECT_EQ(kb().kernel_modules_for("Pascal")->driver_branch, 580);
+    EXPECT_EQ(kb().kernel_modules_for("Blackwell")->driver_branch, 580);
+    EXPECT_FALSE(kb().kernel_modules_for("Tesla"));
 }
 
 // --- toolkit ↔ driver ---------------------------------------------------------------------------

@@ -1,0 +1,28 @@
+#pragma once
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "commands/exit_status.hpp"
+
+namespace cudoctor::commands {
+
+struct CheckOptions {
+    std::optional<std::string> root;           ///< --root DIR: probe a machine image
+    std::optional<std::string> snapshot_file;  ///< --snapshot FILE: render a saved snapshot
+    std::optional<std::string> kb_dir;         ///< --kb DIR: newer knowledge-base tables
+    std::vector<std::string> pythons;          ///< --python PATH (repeatable)
+    bool json = false;
+    bool markdown = false;
+    bool verbose = false;
+    bool color = false;
+    bool no_exec = false;                      ///< --no-exec: never start a child process
+    std::string fail_on = "error";             ///< "error" | "warning"
+};
+
+/// `cudoctor check`: probe (or load) the Snapshot, apply the rules, render. Errors go to `err`
+/// as one line (or as a JSON object with --json) and give ExitStatus::usage.
+ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace cudoctor::commands

@@ -1,0 +1,73 @@
+#pragma once
+// What every probe gets: the Host (the only door to the machine), the KB, the Snapshot it fills,
+// and the few parsed facts several probes share (parsed once, here).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/ld_so_cache.hpp"
+#include "host/host.hpp"
+#include "kb/kb.hpp"
+#include "snapshot/snapshot.hpp"
+
+namespace cudoctor::probe {
+
+struct Options {
+    std::vector<std::string> pythons;  ///< extra interpreters (--python)
+    bool allow_processes = true;       ///< run `nvcc --version` when no file tells the version
+    std::chrono::milliseconds process_timeout{3000};
+};
+
+/// A site-packages (or dist-packages) folder and the interpreter that uses it.
+struct PythonSite {
+    std::string dir;          ///< canonical machine path
+    std::string interpreter;  ///< the python found for it ("" for a conda env without one)
+    std::string version;      ///< "3.11"
+    bool has_headers = false; ///< Python.h of that version exists
+};
+
+class Context {
+  public:
+    Context(const host::Host& host, const kb::Kb& kb, const Options& options, snapshot::Snapshot& snap)
+        : host(host), kb(kb), options(options), snap(snap) {}
+
+    const host::Host& host;
+    const kb::Kb& kb;
+    const Options& options;
+    snapshot::Snapshot& snap;
+
+    /// Parsed /etc/ld.so.cache (environment probe); empty when absent or unreadable.
+    std::optional<formats::LdCache> ld_cache;
+    /// The installed dpkg packages (platform probe), read once; empty when not a dpkg system.
+    struct Package {
+        std::string name, version;
+    };
+    std::vector<Package> dpkg;
+    /// Every Python site folder found (environment probe), in discovery order.
+    std::vector<PythonSite> python_sites;
+
+    /// Records a probe's trouble as a note in the Snapshot.
+    void note(std::string_view probe, std::string_view path, std::string_view message);
+    /// Reads a file. A missing file is a plain nullopt (a fact, not a fault); any other error
+    /// (too large, loop, permission, not a regular file) also adds a note naming the file.
+    std::optional<std::string> read(std::string_view probe, std::string_view path,
+                                    std::size_t cap = host::kDefaultReadCap);
+    /// The installed version of a dpkg package, or nullopt.
+    std::optional<std::string> dpkg_version(std::string_view name) const;
+    /// The canonical path, or nullopt when it does not resolve (a note is added on a loop).
+    std::optional<std::string> canonical(std::string_view probe, std::string_view path);
+};
+
+void probe_environment(Context& ctx);
+void probe_platform(Context& ctx);
+void probe_gpus(Context& ctx);
+void probe_driver(Context& ctx);
+void probe_toolkits(Context& ctx);
+void probe_cudnn(Context& ctx);
+void probe_frameworks(Context& ctx);
+
+/// Runs every probe in order and returns the filled Snapshot (findings empty: rules come after).
+snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const Options& options);
+
+}  // namespace cudoctor::probe

@@ -1,0 +1,14 @@
+#pragma once
+#include <string_view>
+
+namespace cudoctor::probe {
+
+/// Whether a library file or SONAME belongs to the CUDA stack (driver, runtime, math libraries,
+/// cuDNN, NCCL, …): "libcudart.so.12" yes, "libc.so.6" no.
+bool is_cuda_library(std::string_view name);
+
+/// The version encoded after ".so." in a library file name: "libcudnn.so.9.1.0" → "9.1.0",
+/// "libcuda.so.550.54.14" → "550.54.14"; "" when there is none.
+std::string_view so_version(std::string_view file_name);
+
+}  // namespace cudoctor::probe

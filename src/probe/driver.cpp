@@ -1,0 +1,192 @@
+// Driver probe: the kernel module (version, flavour, which nvidia modules are loaded, nouveau)
+// and the user-space driver libraries (libcuda, libnvidia-ml) with the version in their file
+// names. A module and libraries of different versions are recorded as they are: that is the
+// "Driver/library version mismatch" state, which the rules judge.
+#include <algorithm>
+#include <array>
+
+#include "common/text.hpp"
+#include "common/version.hpp"
+#include "formats/nvidia_proc.hpp"
+#include "formats/package_logs.hpp"
+#include "probe/context.hpp"
+#include "probe/cuda_libs.hpp"
+
+namespace cudoctor::probe {
+namespace {
+
+constexpr std::string_view kProbe = "driver";
+constexpr std::array<std::string_view, 6> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset",
+                                                      "nvidia_peermem", "nouveau"};
+
+void read_kernel_module(Context& ctx) {
+    auto& d = ctx.snap.driver;
+    if (auto text_data = ctx.read(kProbe, "/proc/driver/nvidia/version", 1u << 16)) {
+        auto parsed = formats::parse_nvidia_proc_version(*text_data);
+        if (parsed) {
+            d.kernel_module_version = parsed->version;
+            d.flavour = parsed->open ? "open" : "proprietary";
+            d.kernel_module_compiler = parsed->compiler;
+            d.evidence.push_back({"/proc/driver/nvidia/version", std::string(text::trim(text::lines(*text_data).front()))});
+        } else {
+            ctx.note(kProbe, "/proc/driver/nvidia/version", parsed.error().message);
+        }
+    }
+    if (auto sys = ctx.read(kProbe, "/sys/module/nvidia/version", 4096)) {
+        const std::string v(text::trim(*sys));
+        if (Version::parse(v)) {
+            if (d.kernel_module_version.empty()) d.kernel_module_version = v;
+            else if (v != d.kernel_module_version)
+                ctx.note(kProbe, "/sys/module/nvidia/version",
+                         "says " + v + " but /proc/driver/nvidia/version says " + d.kernel_module_version);
+            d.evidence.push_back({"/sys/module/nvidia/version", v});
+        } else {
+            ctx.note(kProbe, "/sys/module/nvidia/version", "not a version: " + text::printable(v, 40));
+        }
+    }
+    if (d.flavour.empty() && !d.kernel_module_version.empty()) {
+        // modinfo's license: "NVIDIA" for the proprietary module, "Dual MIT/GPL" for the open one.
+        if (auto taint = ctx.read(kProbe, "/sys/module/nvidia/taint", 4096))
+            d.flavour = text::contains(*taint, "P") ? "proprietary" : "open";
+    }
+}
+
+void read_loaded_modules(Context& ctx) {
+    auto& d = ctx.snap.driver;
+    if (auto text_data = ctx.read(kProbe, "/proc/modules", 16u << 20)) {
+        auto modules = formats::parse_proc_modules(*text_data);
+        if (!modules) {
+            ctx.note(kProbe, "/proc/modules", modules.error().message);
+        } else {
+            d.modules_known = true;
+            for (const auto& m : *modules) {
+                if (std::find(kModules.begin(), kModules.end(), m.name) != kModules.end()) d.loaded_modules.push_back(m.name);
+            }
+            d.evidence.push_back({"/proc/modules", d.loaded_modules.empty() ? "no nvidia or nouveau module" : ""});
+            return;
+        }
+    }
+    // No /proc/modules (a module-less kernel, a restricted container): /sys/module still lists them.
+    if (!ctx.host.is_dir("/sys/module")) {
+        d.modules_known = false;
+        return;
+    }
+    d.modules_known = true;
+    for (auto name : kModules) {
+        if (ctx.host.is_dir(host::join("/sys/module", name))) d.loaded_modules.emplace_back(name);
+    }
+    d.evidence.push_back({"/sys/module", "module folders"});
+}
+
+bool is_driver_library(std::string_view name) {
+    return name.starts_with("libcuda.so") || name.starts_with("libnvidia-ml.so");
+}
+
+void add_library(Context& ctx, const std::string& path) {
+    auto& d = ctx.snap.driver;
+    if (text::contains(path, "/stubs/")) return;  // the toolkit's link-time stub is no driver
+    auto real = ctx.host.resolve(path);
+    if (!real || !ctx.host.is_file(*real)) return;
+    for (const auto& lib : d.libraries)
+        if (lib.path == *real) return;
+    const std::string file = host::basename(*real);
+    snapshot::DriverLibrary lib;
+    lib.name = file.substr(0, file.find(".so") + 3);
+    lib.path = *real;
+    // libcuda.so.550.54.14 carries the driver version; WSL's libcuda.so.1.1 does not.
+    if (auto v = Version::parse(so_version(file)); v && v->major() >= 100) lib.version = v->str();
+    d.libraries.push_back(std::move(lib));
+}
+
+void read_user_space(Context& ctx) {
+    auto& d = ctx.snap.driver;
+    if (ctx.ld_cache) {
+        for (const auto& e : ctx.ld_cache->entries)
+            if (is_driver_library(e.key)) add_library(ctx, e.value);
+    }
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+                            "/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", "/usr/lib/nvidia"}) {
+        auto names = ctx.host.list_dir(dir);
+        if (!names) continue;
+        for (const auto& name : *names)
+            if (is_driver_library(name) && !so_version(name).empty()) add_library(ctx, host::join(dir, name));
+    }
+    for (const auto& lib : d.libraries) {
+        if (!lib.version.empty() &&
+            std::find(d.user_space_versions.begin(), d.user_space_versions.end(), lib.version) == d.user_space_versions.end())
+            d.user_space_versions.push_back(lib.version);
+    }
+    std::sort(d.user_space_versions.begin(), d.user_space_versions.end(), [](const auto& a, const auto& b) {
+        return *Version::parse(a) < *Version::parse(b);
+    });
+}
+
+bool is_driver_package(std::string_view name) {
+    for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils",
+                               "libnvidia-gl", "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless",
+                               "linux-modules-nvidia", "nvidia-fabricmanager"}) {
+        if (name.starts_with(p)) return true;
+    }
+    return false;
+}
+
+/// The latest driver package changes: from apt's history (which says who asked: an
+/// unattended upgrade, a person's apt command), else from dpkg's own log.
+void read_package_logs(Context& ctx) {
+    auto& events = ctx.snap.driver.package_events;
+    constexpr std::size_t kKeep = 24;
+    constexpr std::size_t kLogCap = 64u << 20;
+    if (auto history = ctx.read(kProbe, "/var/log/apt/history.log", kLogCap)) {
+        for (const auto& t : formats::parse_apt_history(*history)) {
+            for (const auto& c : t.changes) {
+                if (!is_driver_package(c.package)) continue;
+                events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline,
+                                  "/var/log/apt/history.log"});
+            }
+        }
+    }
+    if (events.empty()) {
+        if (auto log = ctx.read(kProbe, "/var/log/dpkg.log", kLogCap)) {
+            for (const auto& a : formats::parse_dpkg_log(*log)) {
+                if (!is_driver_package(a.package)) continue;
+                events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
+            }
+        }
+    }
+    if (events.size() > kKeep) events.erase(events.begin(), events.end() - static_cast<long>(kKeep));
+    for (const auto& pkg : ctx.dpkg)
+        if (is_driver_package(pkg.name)) ctx.snap.driver.packages.push_back(pkg.name + " " + pkg.version);
+}
+
+void apply_overrides(Context& ctx) {
+    auto& d = ctx.snap.driver;
+    if (auto v = ctx.host.env("CUDOCTOR_OVERRIDE_DRIVER_VERSION"); v && Version::parse(*v)) {
+        d.kernel_module_version = *v;
+        d.user_space_versions = {*v};
+        ctx.snap.overrides.push_back("CUDOCTOR_OVERRIDE_DRIVER_VERSION=" + *v);
+    }
+    std::string driver = d.kernel_module_version;
+    if (driver.empty() && !d.user_space_versions.empty()) driver = d.user_space_versions.back();
+    if (auto v = ctx.host.env("CUDOCTOR_OVERRIDE_CUDA"); v && Version::parse(*v)) {
+        d.max_cuda = Version::parse(*v)->truncated(2).str();
+        d.max_cuda_source = "override";
+        ctx.snap.overrides.push_back("CUDOCTOR_OVERRIDE_CUDA=" + *v);
+    } else if (auto parsed = Version::parse(driver)) {
+        if (auto max = ctx.kb.max_cuda_for(*parsed)) {
+            d.max_cuda = max->truncated(2).str();
+            d.max_cuda_source = "kb:cuda_driver.tsv (driver " + driver + ")";
+        }
+    }
+}
+
+}  // namespace
+
+void probe_driver(Context& ctx) {
+    read_kernel_module(ctx);
+    read_loaded_modules(ctx);
+    read_user_space(ctx);
+    read_package_logs(ctx);
+    apply_overrides(ctx);
+}
+
+}  // namespace cudoctor::probe

@@ -1,0 +1,358 @@
+// Toolkit probe: every CUDA toolkit installed, whatever put it there — /usr/local/cuda-*,
+// /usr/local/cuda, /opt/cuda, CUDA_HOME / CUDA_PATH, each nvcc on PATH, dpkg packages, pip
+// wheels (nvidia/cu13, nvidia/cuda_runtime) and conda environments — with its version, install
+// method, nvcc, host gcc limit and place on PATH.
+#include <algorithm>
+#include <array>
+#include <regex>
+
+#include "common/text.hpp"
+#include "common/version.hpp"
+#include "formats/c_header.hpp"
+#include "formats/conda_meta.hpp"
+#include "formats/cuda_version_files.hpp"
+#include "probe/context.hpp"
+#include "probe/nvcc.hpp"
+
+namespace cudoctor::probe {
+namespace {
+
+constexpr std::string_view kProbe = "toolkit";
+
+struct Candidate {
+    std::string path;  // canonical
+    std::vector<std::string> found_by;
+    std::string method_hint;
+    std::string version_hint, version_hint_source;
+    std::string nvcc_hint;  // for wheel layouts, where nvcc lives apart from the runtime
+};
+
+class Candidates {
+  public:
+    explicit Candidates(Context& ctx) : m_ctx(ctx) {}
+    Candidate* add(std::string_view path, std::string_view found_by) {
+        auto real = m_ctx.canonical(kProbe, path);
+        if (!real || !m_ctx.host.is_dir(*real)) return nullptr;
+        for (auto& c : m_list) {
+            if (c.path == *real) {
+                if (std::find(c.found_by.begin(), c.found_by.end(), found_by) == c.found_by.end())
+                    c.found_by.emplace_back(found_by);
+                return &c;
+            }
+        }
+        m_list.push_back({*real, {std::string(found_by)}, {}, {}, {}, {}});
+        return &m_list.back();
+    }
+    std::vector<Candidate>& list() { return m_list; }
+
+  private:
+    Context& m_ctx;
+    std::vector<Candidate> m_list;
+};
+
+/// "nvidia_cuda_nvcc_cu12-12.1.105.dist-info" → "12.1.105" when the distribution is `dist`.
+std::string dist_info_version(std::string_view name, std::string_view dist) {
+    if (!name.ends_with(".dist-info")) return {};
+    name.remove_suffix(10);
+    const auto dash = name.find('-');
+    if (dash == std::string_view::npos) return {};
+    auto dist_name = name.substr(0, dash);
+    if (dist_name != dist && !(dist_name.starts_with(dist) && dist_name.substr(dist.size()).starts_with("_cu"))) return {};
+    return std::string(name.substr(dash + 1));
+}
+
+std::string version_from_dist_infos(Context& ctx, const std::vector<std::string>& dirs, std::string& source) {
+    for (std::string_view dist : {"nvidia_cuda_nvcc", "nvidia_cuda_runtime"}) {
+        for (const auto& dir : dirs) {
+            auto names = ctx.host.list_dir(dir);
+            if (!names) continue;
+            for (const auto& n : *names) {
+                if (auto v = dist_info_version(n, dist); !v.empty() && Version::parse(v)) {
+                    source = "dist-info";
+                    return v;
+                }
+            }
+        }
+    }
+    return {};
+}
+
+void find_candidates(Context& ctx, Candidates& cands) {
+    for (const auto& dir : ctx.host.glob("/usr/local", "cuda-*")) cands.add(dir, "/usr/local/cuda-*");
+    cands.add("/usr/local/cuda", "/usr/local/cuda");
+    cands.add("/opt/cuda", "/opt/cuda");
+    for (const auto& dir : ctx.host.glob("/opt", "cuda-*")) cands.add(dir, "/opt/cuda-*");
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
+        if (auto v = ctx.host.env(var); v && !v->empty()) cands.add(*v, var);
+    }
+    for (const auto& real : ctx.snap.environment.nvcc_on_path_real) {
+        const std::string bin = host::dirname(real);
+        if (host::basename(bin) == "bin") cands.add(host::dirname(bin), "PATH");
+    }
+    static const std::regex kDebToolkit(R"(cuda-(?:toolkit|nvcc|cudart)-(\d+)-(\d+))");
+    for (const auto& pkg : ctx.dpkg) {
+        std::smatch m;
+        if (std::regex_match(pkg.name, m, kDebToolkit)) {
+            if (auto* c = cands.add("/usr/local/cuda-" + m[1].str() + "." + m[2].str(), "dpkg")) {
+                c->method_hint = "deb";
+                if (pkg.name.starts_with("cuda-nvcc") || c->version_hint.empty()) {
+                    c->version_hint = pkg.version.substr(0, pkg.version.find('-'));
+                    c->version_hint_source = "dpkg";
+                }
+            }
+        } else if (pkg.name == "nvidia-cuda-toolkit") {
+            for (const char* dir : {"/usr/lib/nvidia-cuda-toolkit", "/usr"}) {
+                if (!ctx.host.is_executable_file(host::join(dir, "bin/nvcc"))) continue;
+                if (auto* c = cands.add(dir, "dpkg")) {
+                    c->method_hint = "deb";
+                    // "11.8.89~11.8.0-5~deb12u1": the nvcc version before the tilde.
+                    c->version_hint = pkg.version.substr(0, pkg.version.find_first_of("~-"));
+                    c->version_hint_source = "dpkg";
+                }
+                break;
+            }
+        }
+    }
+    for (const auto& site : ctx.python_sites) {
+        const std::string nv = host::join(site.dir, "nvidia");
+        if (!ctx.host.is_dir(nv)) continue;
+        std::string source;
+        auto site_names = ctx.host.list_dir(site.dir);
+        // CUDA 13 wheels share one tree, nvidia/cu13; CUDA 12 wheels one folder each.
+        for (const auto& tree : ctx.host.glob(nv, "cu[0-9]*")) {
+            if (auto* c = cands.add(tree, "pip")) {
+                c->method_hint = "pip";
+                c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
+                c->version_hint_source = source;
+            }
+        }
+        const std::string runtime = host::join(nv, "cuda_runtime");
+        if (ctx.host.is_dir(runtime)) {
+            if (auto* c = cands.add(runtime, "pip")) {
+                c->method_hint = "pip";
+                c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
+                c->version_hint_source = source;
+                const std::string nvcc = host::join(nv, "cuda_nvcc/bin/nvcc");
+                if (ctx.host.is_executable_file(nvcc)) c->nvcc_hint = nvcc;
+            }
+        }
+    }
+    for (const auto& env : ctx.snap.environment.conda_envs) {
+        std::string best, best_source;
+        int best_rank = 99;
+        for (const auto& file : ctx.host.glob(host::join(env, "conda-meta"), "*.json")) {
+            const std::string name = host::basename(file);
+            static const std::array<std::string_view, 4> kRanked = {"cuda-nvcc-", "cuda-cudart-", "cudatoolkit-", "cuda-version-"};
+            int rank = 0;
+            for (; rank < 4; ++rank)
+                if (name.starts_with(kRanked[static_cast<std::size_t>(rank)])) break;
+            if (rank >= 4 || rank >= best_rank) continue;
+            auto data = ctx.read(kProbe, file, 64u << 20);
+            if (!data) continue;
+            auto pkg = formats::parse_conda_meta(*data);
+            if (!pkg) {
+                ctx.note(kProbe, file, pkg.error().message);
+                continue;
+            }
+            best = pkg->version;
+            best_rank = rank;
+            best_source = "conda-meta/" + name;
+        }
+        if (best.empty()) continue;
+        if (auto* c = cands.add(env, "conda")) {
+            c->method_hint = "conda";
+            c->version_hint = best;
+            c->version_hint_source = best_source;
+        }
+    }
+}
+
+std::string first_existing(Context& ctx, const std::string& root, std::initializer_list<const char*> rels) {
+    for (const char* rel : rels) {
+        const auto p = host::join(root, rel);
+        if (ctx.host.is_file(p)) return p;
+    }
+    return {};
+}
+
+void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
+    const std::string json_path = host::join(c.path, "version.json");
+    if (auto data = ctx.read(kProbe, json_path, 1u << 20)) {
+        auto parsed = formats::parse_cuda_version_json(*data);
+        if (!parsed) {
+            ctx.note(kProbe, json_path, parsed.error().message);
+        } else {
+            // The "cuda" key can be date-stamped (12.6.20241114): trust its major.minor only.
+            std::string v = !parsed->nvcc.empty() ? parsed->nvcc : parsed->cudart;
+            if (v.empty() && Version::parse(parsed->cuda)) v = Version::parse(parsed->cuda)->truncated(2).str();
+            if (!v.empty() && Version::parse(v)) {
+                tk.version = v;
+                tk.version_source = "version.json";
+                tk.evidence.push_back({json_path, "cuda " + parsed->cuda + ", nvcc " + parsed->nvcc});
+                return;
+            }
+            ctx.note(kProbe, json_path, "no usable version in it");
+        }
+    }
+    const std::string txt_path = host::join(c.path, "version.txt");
+    if (auto data = ctx.read(kProbe, txt_path, 1u << 16)) {
+        if (auto v = formats::parse_cuda_version_txt(*data)) {
+            tk.version = v->str();
+            tk.version_source = "version.txt";
+            tk.evidence.push_back({txt_path, tk.version});
+            return;
+        } else {
+            ctx.note(kProbe, txt_path, v.error().message);
+        }
+    }
+    std::string source;
+    if (auto v = version_from_dist_infos(ctx, {host::join(c.path, "dist-info"), host::join(c.path, "lib")}, source); !v.empty()) {
+        tk.version = v;
+        tk.version_source = source;
+        tk.evidence.push_back({host::join(c.path, "dist-info"), "nvidia_cuda_nvcc / nvidia_cuda_runtime " + v});
+        return;
+    }
+    if (!c.version_hint.empty() && Version::parse(c.version_hint)) {
+        tk.version = c.version_hint;
+        tk.version_source = c.version_hint_source;
+        tk.evidence.push_back({c.version_hint_source, c.version_hint});
+        return;
+    }
+    const std::string cuda_h = first_existing(ctx, c.path, {"include/cuda.h", "targets/x86_64-linux/include/cuda.h",
+                                                            "targets/sbsa-linux/include/cuda.h"});
+    if (!cuda_h.empty()) {
+        if (auto data = ctx.read(kProbe, cuda_h, 4u << 20)) {
+            if (auto v = formats::parse_cuda_h_version(*data)) {
+                tk.version = v->str();
+                tk.version_source = "cuda.h";
+                tk.evidence.push_back({cuda_h, "CUDA_VERSION → " + tk.version});
+                return;
+            } else {
+                ctx.note(kProbe, cuda_h, v.error().message);
+            }
+        }
+    }
+    if (tk.has_nvcc && ctx.options.allow_processes) {
+        auto run = ctx.host.run({tk.nvcc_path, "--version"}, ctx.options.process_timeout);
+        if (!run) {
+            ctx.note(kProbe, tk.nvcc_path + " --version", run.error().message);
+        } else if (auto v = formats::parse_nvcc_version_output(run->out)) {
+            tk.version = v->str();
+            tk.version_source = "nvcc";
+            tk.evidence.push_back({tk.nvcc_path + " --version", tk.version});
+        } else {
+            ctx.note(kProbe, tk.nvcc_path + " --version", v.error().message);
+        }
+    }
+}
+
+std::string install_method(Context& ctx, const Candidate& c, const snapshot::Toolkit& tk) {
+    if (!c.method_hint.empty()) return c.method_hint;
+    if (ctx.host.is_dir(host::join(c.path, "conda-meta"))) return "conda";
+    if (auto v = Version::parse(tk.version)) {
+        const std::string suffix = "-" + std::to_string(v->major()) + "-" + std::to_string(v->minor());
+        for (const auto& pkg : ctx.dpkg) {
+            if (pkg.name.starts_with("cuda-") && pkg.name.ends_with(suffix) && c.path == "/usr/local/cuda-" + v->truncated(2).str())
+                return "deb";
+        }
+    }
+    if (ctx.host.exists(host::join(c.path, "bin/cuda-uninstaller"))) return "runfile";
+    if (ctx.host.is_dir(host::join(c.path, "dist-info")) || !ctx.host.glob(host::join(c.path, "lib"), "nvidia_cuda_*.dist-info").empty())
+        return "pip";
+    return "unknown";
+}
+
+void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
+    const std::string path = first_existing(ctx, c.path, {"include/crt/host_config.h", "targets/x86_64-linux/include/crt/host_config.h",
+                                                          "targets/sbsa-linux/include/crt/host_config.h"});
+    if (!path.empty()) {
+        if (auto data = ctx.read(kProbe, path, 1u << 20)) {
+            auto limits = formats::parse_host_config(*data);
+            if (limits.max_gcc_major) {
+                tk.max_gcc = limits.max_gcc_major;
+                tk.max_gcc_source = path.substr(c.path.size() + 1);
+                tk.evidence.push_back({path, "gcc ≤ " + std::to_string(*limits.max_gcc_major)});
+                return;
+            }
+            ctx.note(kProbe, path, "no gcc version check found in it");
+        }
+    }
+    if (auto v = Version::parse(tk.version)) {
+        if (auto g = ctx.kb.max_gcc_for(*v)) {
+            tk.max_gcc = g;
+            tk.max_gcc_source = "kb:cuda_gcc.tsv";
+        }
+    }
+}
+
+/// Where the toolkit's libcudart lives, its SONAME, and whether the loader finds that folder
+/// (the loader cache names it, or LD_LIBRARY_PATH does).
+void read_cudart(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
+    for (const char* lib : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
+        auto dir = ctx.host.resolve(host::join(c.path, lib));
+        if (!dir) continue;
+        auto names = ctx.host.list_dir(*dir);
+        if (!names) continue;
+        for (const auto& n : *names) {
+            // The SONAME is the shortest versioned name: libcudart.so.12 (11.x: libcudart.so.11.0).
+            if (!n.starts_with("libcudart.so.")) continue;
+            if (tk.cudart_soname.empty() || n.size() < tk.cudart_soname.size()) tk.cudart_soname = n;
+        }
+        if (!tk.cudart_soname.empty()) {
+            tk.lib_dir = *dir;
+            break;
+        }
+    }
+    if (tk.lib_dir.empty()) return;
+    auto same_dir = [&](const std::string& d) {
+        auto real = ctx.host.resolve(d);
+        return real && *real == tk.lib_dir;
+    };
+    for (const auto& e : ctx.snap.environment.loader_cache) {
+        if (e.soname.starts_with("libcudart.so") && same_dir(host::dirname(e.path))) tk.cudart_loader_visible = true;
+    }
+    for (const auto& e : ctx.snap.environment.ld_library_path) {
+        if (e.exists && same_dir(e.path)) tk.cudart_loader_visible = true;
+    }
+}
+
+}  // namespace
+
+void probe_toolkits(Context& ctx) {
+    Candidates cands(ctx);
+    find_candidates(ctx, cands);
+    const auto default_path = ctx.host.resolve("/usr/local/cuda");
+    const auto& path_nvcc = ctx.snap.environment.nvcc_on_path_real;
+    for (const auto& c : cands.list()) {
+        snapshot::Toolkit tk;
+        tk.path = c.path;
+        tk.found_by = c.found_by;
+        const std::string nvcc = c.nvcc_hint.empty() ? host::join(c.path, "bin/nvcc") : c.nvcc_hint;
+        tk.has_nvcc = ctx.host.is_executable_file(nvcc);
+        if (tk.has_nvcc) tk.nvcc_path = nvcc;
+        read_version(ctx, c, tk);
+        // A folder named like a toolkit but with nothing of one in it is not reported.
+        if (tk.version.empty() && !tk.has_nvcc) {
+            if (c.path.starts_with("/usr/local/cuda") || c.path.starts_with("/opt/cuda"))
+                ctx.note(kProbe, c.path, "looks like a toolkit folder but holds no version file, cuda.h or nvcc");
+            continue;
+        }
+        tk.install_method = install_method(ctx, c, tk);
+        tk.is_default = default_path && *default_path == c.path;
+        if (tk.has_nvcc) {
+            auto real = real_nvcc(ctx, nvcc);
+            tk.on_path = real && std::find(path_nvcc.begin(), path_nvcc.end(), *real) != path_nvcc.end();
+            tk.first_on_path = real && !path_nvcc.empty() && path_nvcc.front() == *real;
+        }
+        read_host_config(ctx, c, tk);
+        read_cudart(ctx, c, tk);
+        ctx.snap.toolkits.push_back(std::move(tk));
+    }
+    std::stable_sort(ctx.snap.toolkits.begin(), ctx.snap.toolkits.end(), [](const auto& a, const auto& b) {
+        auto va = Version::parse(a.version), vb = Version::parse(b.version);
+        if (va && vb && *va != *vb) return *va < *vb;
+        return a.path < b.path;
+    });
+}
+
+}  // namespace cudoctor::probe
