@@ -125,7 +125,9 @@ void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     auto data = ctx.read(kProbe, path, 1u << 20);
     if (!data) return;
     snapshot::Framework fw{"jax", {}, {}, {}, site.dir, site.interpreter, {}, {}, {}};
-    if (auto v = formats::find_python_string_assignment(*data, "_version")) fw.version = *v;
+    // A released wheel says its exact version in _release_version; _version is the base.
+    if (auto r = formats::find_python_string_assignment(*data, "_release_version")) fw.version = *r;
+    else if (auto v = formats::find_python_string_assignment(*data, "_version")) fw.version = *v;
     else if (const auto* d = infos.find("jax")) fw.version = d->version;
     fw.evidence.push_back({path, fw.version});
     // The CUDA build is a plugin: jax_cuda12_plugin / jax_cuda12_pjrt (or the old jaxlib+cuda12 wheel).
