@@ -1,9 +1,89 @@
 #include "rules/rules.hpp"
 
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "rules/rule_util.hpp"
+
 namespace cudoctor::rules {
+namespace detail {
+
+snapshot::Finding finding(std::string title, std::string why, std::string fix, std::vector<snapshot::Evidence> evidence,
+                          std::string severity) {
+    snapshot::Finding f;
+    f.title = std::move(title);
+    f.why = std::move(why);
+    f.fix = std::move(fix);
+    f.evidence = std::move(evidence);
+    f.severity = std::move(severity);
+    return f;
+}
+
+std::optional<Version> driver_version(const snapshot::Snapshot& snap) {
+    if (auto v = Version::parse(snap.driver.kernel_module_version)) return v;
+    if (!snap.driver.user_space_versions.empty()) return Version::parse(snap.driver.user_space_versions.back());
+    return std::nullopt;
+}
+
+bool is_system_toolkit(const snapshot::Toolkit& tk) {
+    return tk.install_method != "conda" && !(tk.install_method == "pip" && tk.path.find("/nvidia/") != std::string::npos);
+}
+
+std::optional<int> major_of(const std::string& version) {
+    auto v = Version::parse(version);
+    if (!v) return std::nullopt;
+    return v->major();
+}
+
+const snapshot::Toolkit* default_toolkit(const snapshot::Snapshot& snap) {
+    for (const auto& tk : snap.toolkits)
+        if (tk.is_default) return &tk;
+    return nullptr;
+}
+
+const snapshot::Toolkit* path_toolkit(const snapshot::Snapshot& snap) {
+    for (const auto& tk : snap.toolkits)
+        if (tk.first_on_path) return &tk;
+    return nullptr;
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr std::array<std::string_view, 7> kLayers = {"gpu", "driver", "toolkit", "cudnn", "framework", "environment", "platform"};
+
+std::size_t layer_rank(std::string_view layer) {
+    auto it = std::find(kLayers.begin(), kLayers.end(), layer);
+    return static_cast<std::size_t>(it - kLayers.begin());
+}
+
+/// When both fire, the second is explained by the first: report it once, as a consequence.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCauses = {{
+    {"nvcc-shadowed", "cuda-home-invalid"},
+    {"nouveau-loaded", "gpu-without-driver"},
+    {"secure-boot-blocks-module", "gpu-without-driver"},
+    {"wsl-linux-driver-installed", "driver-library-mismatch"},
+    {"gpu-without-driver", "framework-cpu-only-build"},
+    {"cuda-symlink-dangling", "nvcc-shadowed"},
+    {"cuda-symlink-dangling", "cuda-home-invalid"},
+    {"cuda-symlink-dangling", "toolkit-not-on-path"},
+    {"toolkit-not-on-path", "cudart-not-loadable"},
+    {"driver-library-mismatch", "driver-too-old-for-framework"},
+}};
+
+}  // namespace
 
 const std::vector<Rule>& all_rules() {
-    static const std::vector<Rule> rules = {};
+    static const std::vector<Rule> rules = [] {
+        std::vector<Rule> all;
+        for (auto part : {detail::driver_rules(), detail::toolkit_rules(), detail::cudnn_rules(),
+                          detail::framework_rules(), detail::environment_rules()})
+            all.insert(all.end(), part.begin(), part.end());
+        std::stable_sort(all.begin(), all.end(), [](const Rule& a, const Rule& b) { return layer_rank(a.layer) < layer_rank(b.layer); });
+        return all;
+    }();
     return rules;
 }
 
@@ -14,10 +94,34 @@ const Rule* find_rule(std::string_view id) {
 }
 
 std::vector<snapshot::Finding> evaluate(const snapshot::Snapshot& snap, const kb::Kb& kb) {
-    std::vector<snapshot::Finding> findings;
-    for (const auto& rule : all_rules())
-        for (auto& f : rule.check(snap, kb)) findings.push_back(std::move(f));
-    return findings;
+    std::vector<snapshot::Finding> found;
+    for (const auto& rule : all_rules()) {
+        for (auto& f : rule.check(snap, kb)) {
+            f.id = std::string(rule.id);
+            f.layer = std::string(rule.layer);
+            if (f.severity.empty()) f.severity = std::string(rule.severity);
+            found.push_back(std::move(f));
+        }
+    }
+    auto fired = [&](std::string_view id) {
+        return std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.id == id; });
+    };
+    for (auto& f : found) {
+        for (const auto& [cause, effect] : kCauses)
+            if (f.id == effect && fired(cause) && f.consequence_of.empty()) f.consequence_of = std::string(cause);
+    }
+    // Root causes in layer order, each followed by what it explains.
+    std::vector<snapshot::Finding> ordered;
+    std::function<void(const snapshot::Finding&)> place = [&](const snapshot::Finding& root) {
+        ordered.push_back(root);
+        for (const auto& f : found)
+            if (f.consequence_of == root.id && std::find(ordered.begin(), ordered.end(), f) == ordered.end()) place(f);
+    };
+    for (const auto& f : found)
+        if (f.consequence_of.empty()) place(f);
+    for (const auto& f : found)  // a consequence whose cause chain loops (never in the table) still shows
+        if (std::find(ordered.begin(), ordered.end(), f) == ordered.end()) ordered.push_back(f);
+    return ordered;
 }
 
 bool worst_at_least(const std::vector<snapshot::Finding>& findings, std::string_view threshold) {

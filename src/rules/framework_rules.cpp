@@ -1,0 +1,241 @@
+// Framework rules: a CPU-only build on a GPU machine, a build without kernels for this GPU,
+// TensorFlow on system CUDA of other versions, extension builds with another nvcc, and Triton
+// without a compiler or Python headers.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/fix.hpp"
+#include "rules/rule_util.hpp"
+
+namespace cudoctor::rules::detail {
+namespace {
+
+using snapshot::Evidence;
+using snapshot::Finding;
+using snapshot::Snapshot;
+
+std::string python_of(const snapshot::Framework& fw) { return fw.interpreter.empty() ? "python3" : fw.interpreter; }
+
+/// "12.1" → "cu121".
+std::string torch_variant(const std::string& cuda) {
+    auto v = Version::parse(cuda);
+    return v ? fmt::format("cu{}{}", v->major(), v->minor()) : std::string();
+}
+
+/// The newest CUDA wheel variant of this torch release that the driver can run (all when no
+/// driver limit is known).
+std::string best_torch_variant(const Snapshot& s, const kb::Kb& kb, const snapshot::Framework& fw, const std::string& need_cc = {}) {
+    auto tv = Version::parse(fw.version);
+    auto max = Version::parse(s.driver.max_cuda);
+    std::string best;
+    Version best_cuda;
+    auto consider = [&](const kb::TorchWheel& w) {
+        if (max && w.cuda.truncated(2) > *max) return;
+        if (!need_cc.empty() && std::find(w.cuda_archs.begin(), w.cuda_archs.end(), need_cc) == w.cuda_archs.end()) return;
+        if (best.empty() || w.cuda > best_cuda) {
+            best = w.variant;
+            best_cuda = w.cuda;
+        }
+    };
+    if (tv)
+        for (const auto& w : kb.torch_wheels(*tv)) consider(w);
+    if (best.empty() && !need_cc.empty())  // another torch release has it
+        for (const auto& w : kb.torch_table()) consider(w);
+    return best;
+}
+
+std::vector<Finding> cpu_only_build(const Snapshot& s, const kb::Kb& kb) {
+    if (s.gpus.empty()) return {};
+    std::vector<Finding> out;
+    for (const auto& fw : s.frameworks) {
+        if (fw.cuda || (fw.name != "torch" && fw.name != "tensorflow")) continue;
+        std::string fix;
+        if (fw.name == "torch") {
+            const auto variant = best_torch_variant(s, kb, fw);
+            fix = variant.empty() ? fmt::format("{} -m pip install --force-reinstall torch", python_of(fw))
+                                  : fmt::format("{} -m pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/{}",
+                                                python_of(fw), variant);
+            if (fw.python.starts_with("/usr/lib/python3/dist-packages"))
+                fix = "# Debian's python3-torch is a CPU build: use a venv with a CUDA wheel\npython3 -m venv ~/venv-torch && ~/venv-torch/bin/pip install torch" +
+                      (variant.empty() ? std::string() : " --index-url https://download.pytorch.org/whl/" + variant);
+        } else {
+            fix = fmt::format("{} -m pip install 'tensorflow[and-cuda]'", python_of(fw));
+        }
+        out.push_back(finding(fmt::format("{} {} is a CPU-only build, but this machine has an NVIDIA GPU", fw.name, fw.version),
+                              fw.name == "torch" ? "torch.cuda.is_available() is False and .cuda() raises \"Torch not compiled "
+                                                   "with CUDA enabled\"."
+                                                 : "TensorFlow lists no GPU devices and runs everything on the CPU.",
+                              fix, {{fw.python, fw.name + " " + fw.version + ": no CUDA"}}));
+    }
+    return out;
+}
+
+bool cc_less(const std::string& a, const std::string& b) {
+    auto va = Version::parse(a), vb = Version::parse(b);
+    return va && vb && *va < *vb;
+}
+
+std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
+    std::vector<Finding> out;
+    for (const auto& fw : s.frameworks) {
+        if (!fw.cuda || fw.cuda->empty()) continue;
+        std::vector<std::string> sass;       // compute capabilities with kernels
+        std::optional<std::string> ptx_from; // PTX that JIT-compiles for this capability and newer
+        if (fw.name == "torch") {
+            auto tv = Version::parse(fw.version);
+            if (!tv) continue;
+            auto wheel = kb.torch_wheel(*tv, torch_variant(*fw.cuda));
+            if (!wheel || wheel->cuda_archs.empty()) continue;
+            sass = wheel->cuda_archs;
+            if (wheel->ptx) ptx_from = sass.back();
+        } else if (fw.name == "tensorflow" && !fw.cuda_archs.empty()) {
+            for (const auto& a : fw.cuda_archs) {
+                // "sm_86" / "compute_90" → "8.6" / PTX from 9.0
+                const auto us = a.find('_');
+                if (us == std::string::npos || a.size() < us + 3) continue;
+                const std::string digits = a.substr(us + 1);
+                const std::string cc = digits.substr(0, digits.size() - 1) + "." + digits.back();
+                if (a.starts_with("sm_")) sass.push_back(cc);
+                else if (!ptx_from || cc_less(cc, *ptx_from)) ptx_from = cc;
+            }
+        } else {
+            continue;
+        }
+        for (const auto& g : s.gpus) {
+            if (g.compute_capability.empty()) continue;
+            const bool has_sass = std::find(sass.begin(), sass.end(), g.compute_capability) != sass.end();
+            const bool jit = ptx_from && !cc_less(g.compute_capability, *ptx_from);
+            if (has_sass || jit) continue;
+            std::string list;
+            for (const auto& a : sass) list += (list.empty() ? "" : " ") + ("sm_" + a.substr(0, a.find('.')) + a.substr(a.find('.') + 1));
+            std::string fix;
+            if (fw.name == "torch") {
+                const auto variant = best_torch_variant(s, kb, fw, g.compute_capability);
+                fix = variant.empty() ? "# no PyTorch wheel in the knowledge base carries this architecture: build from source with TORCH_CUDA_ARCH_LIST=" + g.compute_capability
+                                      : fmt::format("{} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/{}", python_of(fw), variant);
+            } else {
+                fix = fmt::format("{} -m pip install --upgrade 'tensorflow[and-cuda]'", python_of(fw));
+            }
+            out.push_back(finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
+                                  fmt::format("The build carries {}{}: the GPU's architecture is not among them, so kernels fail "
+                                              "with \"no kernel image is available for execution on the device\" (PyTorch warns "
+                                              "\"sm_{} is not compatible with the current PyTorch installation\").",
+                                              list, ptx_from ? " + PTX for compute " + *ptx_from + " and newer" : "",
+                                              g.compute_capability.substr(0, g.compute_capability.find('.')) +
+                                                  g.compute_capability.substr(g.compute_capability.find('.') + 1)),
+                                  fix, {{fw.python, fw.name + " " + fw.version + " CUDA " + *fw.cuda}, {"/sys/bus/pci/devices/" + g.bus_id, g.name}}));
+        }
+    }
+    return out;
+}
+
+std::vector<Finding> tensorflow_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
+    std::vector<Finding> out;
+    for (const auto& fw : s.frameworks) {
+        if (fw.name != "tensorflow" || !fw.cuda || fw.cuda->empty()) continue;
+        if (!fw.nvidia_wheels.empty()) continue;  // tensorflow[and-cuda]: it loads its own wheels
+        auto want = Version::parse(*fw.cuda);
+        if (!want) continue;
+        const auto* tk = default_toolkit(s);
+        if (!tk) tk = path_toolkit(s);
+        std::vector<Evidence> ev = {{fw.python, fmt::format("tensorflow {} built with CUDA {}, cuDNN {}", fw.version, *fw.cuda, fw.cudnn)}};
+        std::vector<std::string> problems;
+        if (auto have = tk ? Version::parse(tk->version) : std::nullopt; have && have->major() != want->major()) {
+            problems.push_back(fmt::format("system CUDA is {}", tk->version));
+            ev.push_back({tk->path, "CUDA " + tk->version});
+        }
+        if (auto want_dnn = major_of(fw.cudnn)) {
+            for (const auto& c : s.cudnn) {
+                if (!c.loader_visible || c.location == "pip") continue;
+                if (auto m = major_of(c.version); m && *m != *want_dnn) {
+                    problems.push_back("cuDNN on the loader path is " + c.version);
+                    ev.push_back({c.path, "cuDNN " + c.version});
+                    break;
+                }
+            }
+        }
+        if (problems.empty()) continue;
+        std::string list;
+        for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p;
+        auto tested = Version::parse(fw.version) ? kb.tensorflow_tested_build(*Version::parse(fw.version)) : std::nullopt;
+        out.push_back(finding(fmt::format("TensorFlow {} was built for CUDA {} / cuDNN {}, but {}", fw.version, *fw.cuda, fw.cudnn, list),
+                              "TensorFlow without its [and-cuda] wheels dlopens the system's libcudart, libcublas and libcudnn by "
+                              "their major version; other majors are not found (\"Could not load dynamic library "
+                              "'libcudart.so.N'\") and TensorFlow silently runs on the CPU.",
+                              fmt::format("{} -m pip install 'tensorflow[and-cuda]=={}'   # brings the CUDA {} and cuDNN {} wheels it was tested with",
+                                          python_of(fw), fw.version, tested ? tested->cuda.str() : *fw.cuda,
+                                          tested ? tested->cudnn.str() : fw.cudnn),
+                              ev));
+    }
+    return out;
+}
+
+std::vector<Finding> extension_build_mismatch(const Snapshot& s, const kb::Kb&) {
+    const auto* nvcc = path_toolkit(s);
+    if (!nvcc) return {};
+    auto have = major_of(nvcc->version);
+    std::vector<Finding> out;
+    for (const auto& fw : s.frameworks) {
+        if (fw.name != "torch" || !fw.cuda || fw.cuda->empty()) continue;
+        auto want = major_of(*fw.cuda);
+        if (!have || !want || *have == *want) continue;
+        out.push_back(finding(fmt::format("nvcc on PATH is CUDA {} but torch {} was built with CUDA {}", nvcc->version, fw.version, *fw.cuda),
+                              "Building a PyTorch C++/CUDA extension (pip install of a package with CUDA code, "
+                              "torch.utils.cpp_extension) stops with \"The detected CUDA version ({}) mismatches the version "
+                              "that was used to compile PyTorch ({})\".",
+                              fmt::format("# build extensions with a CUDA {} toolkit:\nexport CUDA_HOME=/usr/local/cuda-{}\nexport PATH=$CUDA_HOME/bin:$PATH",
+                                          *want, *fw.cuda),
+                              {{nvcc->nvcc_path, "CUDA " + nvcc->version}, {fw.python, "torch " + fw.version + " CUDA " + *fw.cuda}}));
+    }
+    return out;
+}
+
+std::vector<Finding> triton_compiler_missing(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    for (const auto& fw : s.frameworks) {
+        if (fw.name != "triton") continue;
+        const snapshot::Python* py = nullptr;
+        for (const auto& p : s.pythons)
+            if (p.site == fw.python) py = &p;
+        std::vector<std::string> missing;
+        std::vector<std::string> packages;
+        if (s.platform.c_compiler.empty()) {
+            missing.push_back("no C compiler (cc / gcc) on PATH");
+            packages.push_back(fix::uses_apt(s.platform) ? "build-essential" : "gcc");
+        }
+        if (py && !py->has_headers) {
+            missing.push_back("no Python.h for Python " + py->version);
+            packages.push_back(fix::uses_apt(s.platform) ? "python" + py->version + "-dev" : "python3-devel");
+        }
+        if (missing.empty()) continue;
+        std::string list;
+        for (const auto& m : missing) list += (list.empty() ? "" : " and ") + m;
+        out.push_back(finding(fmt::format("Triton {} is installed but there is {}", fw.version, list),
+                              "Triton compiles a small C launcher for each kernel on first use; torch.compile (and every Triton "
+                              "kernel) then fails with \"Failed to find C compiler\" or \"Python.h: No such file or directory\".",
+                              fix::install_packages(s.platform, packages), {{fw.python, "triton " + fw.version}}));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<Rule> framework_rules() {
+    return {
+        {"framework-cpu-only-build", "framework", "error", "an NVIDIA GPU is present but PyTorch / TensorFlow is a CPU-only build",
+         "\"Torch not compiled with CUDA enabled\"; the fix installs the CUDA wheel the driver can run.", cpu_only_build},
+        {"framework-gpu-arch-unsupported", "framework", "error", "the GPU's architecture is not in the framework build's list",
+         "Compares the GPU's compute capability with the architectures of the PyTorch wheel (data/pytorch_cuda.tsv) or "
+         "TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
+         gpu_arch_unsupported},
+        {"tensorflow-cuda-mismatch", "framework", "error", "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
+         "TensorFlow without [and-cuda] wheels loads the system's CUDA and cuDNN by major version.", tensorflow_cuda_mismatch},
+        {"extension-build-cuda-mismatch", "framework", "warning", "the nvcc that would build a PyTorch extension has another CUDA major than torch",
+         "\"The detected CUDA version mismatches the version that was used to compile PyTorch\".", extension_build_mismatch},
+        {"triton-compiler-missing", "framework", "warning", "Triton installed but no C compiler or no Python.h for its interpreter",
+         "The first torch.compile / Triton kernel fails; the fix installs build-essential and pythonX.Y-dev.", triton_compiler_missing},
+    };
+}
+
+}  // namespace cudoctor::rules::detail

@@ -1,0 +1,39 @@
+#pragma once
+// Small pieces shared by the rule files: building a Finding, reading versions off the Snapshot.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/version.hpp"
+#include "rules/rules.hpp"
+
+namespace cudoctor::rules::detail {
+
+/// A finding of the rule being checked: evaluate() fills in its id and layer, and its severity
+/// when left empty (the rule's own).
+snapshot::Finding finding(std::string title, std::string why, std::string fix, std::vector<snapshot::Evidence> evidence = {},
+                          std::string severity = {});
+
+/// The driver version that decides what can run: the loaded kernel module's, else the newest
+/// installed user-space library's; nullopt with no driver at all.
+std::optional<Version> driver_version(const snapshot::Snapshot& snap);
+
+/// A toolkit a user installed to compile with (not the runtime wheel tree of a pip package, not
+/// a conda environment's runtime).
+bool is_system_toolkit(const snapshot::Toolkit& tk);
+
+/// "12.4.131" → 12; nullopt for an unparseable version.
+std::optional<int> major_of(const std::string& version);
+
+/// The toolkit /usr/local/cuda points to, or nullptr.
+const snapshot::Toolkit* default_toolkit(const snapshot::Snapshot& snap);
+/// The toolkit whose nvcc PATH finds first, or nullptr.
+const snapshot::Toolkit* path_toolkit(const snapshot::Snapshot& snap);
+
+std::vector<Rule> driver_rules();
+std::vector<Rule> toolkit_rules();
+std::vector<Rule> cudnn_rules();
+std::vector<Rule> framework_rules();
+std::vector<Rule> environment_rules();
+
+}  // namespace cudoctor::rules::detail

@@ -1,0 +1,197 @@
+// Toolkit rules: a GPU the toolkit cannot target, a host gcc it rejects, nvcc missing from or
+// shadowed on PATH, CUDA_HOME / CUDA_PATH and the /usr/local/cuda link.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "rules/fix.hpp"
+#include "rules/rule_util.hpp"
+
+namespace cudoctor::rules::detail {
+namespace {
+
+using snapshot::Evidence;
+using snapshot::Finding;
+using snapshot::Snapshot;
+
+std::string install_toolkit(const Snapshot& s, const kb::Kb& kb, const Version& v) {
+    const auto major = std::to_string(v.major()), minor = std::to_string(v.minor());
+    if (fix::uses_apt(s.platform)) {
+        if (auto pkg = kb.package_name("cuda_toolkit", {{"major", major}, {"minor", minor}}))
+            return fmt::format("# from NVIDIA's CUDA apt repository (cuda-keyring):\nsudo apt-get install -y {}", *pkg);
+    }
+    if (auto rel = kb.toolkit_release(v); rel && !rel->runfile.empty())
+        return fmt::format("sudo sh {} --silent --toolkit   # the runfile from developer.nvidia.com; --toolkit leaves the driver alone",
+                           rel->runfile);
+    return fmt::format("# install CUDA {}.{} or newer", major, minor);
+}
+
+std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
+    std::vector<Finding> out;
+    for (const auto& g : s.gpus) {
+        if (g.compute_capability.empty()) continue;
+        auto range = kb.toolkits_supporting(g.compute_capability);
+        if (!range) continue;
+        for (const auto& tk : s.toolkits) {
+            auto tv = Version::parse(tk.version);
+            if (!is_system_toolkit(tk) || !tv) continue;
+            const Version mm = tv->truncated(2);
+            std::vector<Evidence> ev = {{"/sys/bus/pci/devices/" + g.bus_id, g.name + " compute " + g.compute_capability},
+                                        {tk.path, "CUDA " + tk.version},
+                                        {"kb:cuda_arch_support.tsv", "sm_" + g.compute_capability + ": CUDA " + range->first.str() + "–" +
+                                                                         (range->last ? range->last->str() : "today")}};
+            if (mm < range->first) {
+                out.push_back(finding(fmt::format("{} cannot build for the {} (compute {}): that needs CUDA ≥ {}",
+                                                  fix::toolkit_label(tk), g.name, g.compute_capability, range->first.str()),
+                                      "nvcc of this release does not know the GPU's architecture: \"nvcc fatal : Unsupported "
+                                      "gpu architecture\", and code it builds has no kernel for the GPU (\"no kernel image is "
+                                      "available for execution on the device\").",
+                                      install_toolkit(s, kb, range->first), ev));
+            } else if (range->last && mm > *range->last) {
+                out.push_back(finding(fmt::format("{} no longer supports the {} (compute {}): the last toolkit for it is CUDA {}",
+                                                  fix::toolkit_label(tk), g.name, g.compute_capability, range->last->str()),
+                                      "The architecture was removed from this toolkit: nvcc rejects it and libraries built with "
+                                      "it carry no code for this GPU.",
+                                      install_toolkit(s, kb, *range->last), ev));
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<Finding> gcc_too_new(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    const auto& gcc = s.platform.gcc_default;
+    if (!gcc) return out;
+    for (const auto& tk : s.toolkits) {
+        if (!is_system_toolkit(tk) || !tk.has_nvcc || !tk.max_gcc || *gcc <= *tk.max_gcc) continue;
+        out.push_back(finding(fmt::format("gcc {} is newer than {} accepts (gcc ≤ {})", *gcc, fix::toolkit_label(tk), *tk.max_gcc),
+                              fmt::format("nvcc checks the host compiler: \"#error -- unsupported GNU version! gcc versions later "
+                                          "than {} are not supported!\". Point nvcc at an older gcc (the "
+                                          "-allow-unsupported-compiler flag skips the check at your own risk).",
+                                          *tk.max_gcc),
+                              fix::use_host_gcc(s.platform, *tk.max_gcc),
+                              {{"/usr/bin/gcc", fmt::format("gcc {}", *gcc)},
+                               {tk.path + "/" + tk.max_gcc_source, fmt::format("gcc ≤ {}", *tk.max_gcc)}}));
+    }
+    return out;
+}
+
+const snapshot::Toolkit* preferred_toolkit(const Snapshot& s) {
+    if (const auto* d = default_toolkit(s); d && is_system_toolkit(*d)) return d;
+    const snapshot::Toolkit* best = nullptr;
+    for (const auto& tk : s.toolkits) {
+        auto v = Version::parse(tk.version);
+        if (!is_system_toolkit(tk) || !tk.has_nvcc || !v) continue;
+        if (!best || *v > *Version::parse(best->version)) best = &tk;
+    }
+    return best;
+}
+
+std::vector<Finding> toolkit_not_on_path(const Snapshot& s, const kb::Kb&) {
+    if (!s.environment.nvcc_on_path.empty()) return {};
+    const auto* tk = preferred_toolkit(s);
+    if (!tk || !tk->has_nvcc) return {};
+    const std::string dir = tk->is_default ? "/usr/local/cuda" : tk->path;
+    return {finding(fmt::format("{} is installed but no nvcc is on PATH", fix::toolkit_label(*tk)),
+                    "The toolkit's bin/ folder is not on PATH, so `nvcc` is \"command not found\" and build systems "
+                    "looking for it fail; the runfile and the deb packages do not change PATH themselves.",
+                    fix::path_exports(dir), {{"env PATH", "no folder with nvcc"}, {tk->nvcc_path, "exists"}})};
+}
+
+/// The toolkit the user said should be used: CUDA_HOME's, else /usr/local/cuda's.
+const snapshot::Toolkit* intended_toolkit(const Snapshot& s, std::string& why) {
+    for (const auto& tk : s.toolkits) {
+        if (std::find(tk.found_by.begin(), tk.found_by.end(), "CUDA_HOME") != tk.found_by.end()) {
+            why = "CUDA_HOME";
+            return &tk;
+        }
+    }
+    why = "/usr/local/cuda";
+    return default_toolkit(s);
+}
+
+std::vector<Finding> nvcc_shadowed(const Snapshot& s, const kb::Kb&) {
+    const auto* winner = path_toolkit(s);
+    std::string named_by;
+    const auto* intended = intended_toolkit(s, named_by);
+    if (!winner || !intended || winner == intended || !is_system_toolkit(*intended)) return {};
+    return {finding(fmt::format("nvcc on PATH is {}, but {} names {}", fix::toolkit_label(*winner), named_by,
+                                fix::toolkit_label(*intended)),
+                    "Builds that call nvcc from PATH compile with one toolkit while CMake, PyTorch extensions and scripts "
+                    "that use " + named_by + " link against another: mixed headers, libraries and \"CUDA version mismatch\" "
+                    "errors follow.",
+                    fmt::format("export PATH={}/bin:$PATH   # or take {} out of PATH", intended->is_default ? "/usr/local/cuda" : intended->path,
+                                winner->path + "/bin"),
+                    {{"env PATH", s.environment.nvcc_on_path.front() + " wins"}, {named_by, intended->path}})};
+}
+
+std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    const auto* winner = path_toolkit(s);
+    for (const auto& [var, value] : {std::pair{"CUDA_HOME", s.environment.cuda_home}, std::pair{"CUDA_PATH", s.environment.cuda_path}}) {
+        if (!value || value->empty()) continue;
+        const snapshot::Toolkit* named = nullptr;
+        for (const auto& tk : s.toolkits)
+            if (std::find(tk.found_by.begin(), tk.found_by.end(), var) != tk.found_by.end()) named = &tk;
+        const auto* target = winner ? winner : preferred_toolkit(s);
+        const std::string fix_line = target ? fmt::format("export {}={}", var, target->is_default ? "/usr/local/cuda" : target->path)
+                                            : fmt::format("unset {}", var);
+        if (!named) {
+            out.push_back(finding(fmt::format("{}={} is not a CUDA toolkit folder", var, *value),
+                                  fmt::format("{} points to a folder that does not exist (or holds no toolkit). Build "
+                                              "systems that trust it (CMake, PyTorch extensions, TensorFlow configure) fail "
+                                              "to find nvcc, headers and libraries.",
+                                              var),
+                                  fix_line, {{std::string("env ") + var, *value}}));
+        } else if (winner && named != winner) {
+            out.push_back(finding(fmt::format("{} names {} but nvcc on PATH is {}", var, fix::toolkit_label(*named),
+                                              fix::toolkit_label(*winner)),
+                                  "Tools that read " + std::string(var) + " build against one toolkit and the nvcc on PATH "
+                                  "compiles with another.",
+                                  fix_line, {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}},
+                                  "warning"));
+        }
+    }
+    return out;
+}
+
+std::vector<Finding> cuda_symlink_dangling(const Snapshot& s, const kb::Kb&) {
+    if (!s.environment.cuda_symlink_dangling) return {};
+    const snapshot::Toolkit* newest = nullptr;
+    for (const auto& tk : s.toolkits) {
+        auto v = Version::parse(tk.version);
+        if (is_system_toolkit(tk) && v && tk.path.starts_with("/usr/local/cuda-") &&
+            (!newest || *v > *Version::parse(newest->version)))
+            newest = &tk;
+    }
+    return {finding(fmt::format("/usr/local/cuda points to {}, which does not exist", s.environment.cuda_symlink),
+                    "The toolkit it named was removed or moved; everything configured with /usr/local/cuda (PATH, "
+                    "ld.so.conf, CMake) finds nothing.",
+                    newest ? fmt::format("sudo ln -sfn {} /usr/local/cuda", newest->path) : std::string("sudo rm /usr/local/cuda"),
+                    {{"/usr/local/cuda", "-> " + s.environment.cuda_symlink}})};
+}
+
+}  // namespace
+
+std::vector<Rule> toolkit_rules() {
+    return {
+        {"gpu-arch-unsupported-by-toolkit", "toolkit", "error", "the GPU is newer than a toolkit knows, or older than it supports",
+         "Compares each GPU's compute capability with the toolkits that can target it (data/cuda_arch_support.tsv).",
+         gpu_arch_unsupported},
+        {"gcc-too-new-for-toolkit", "toolkit", "error", "the default gcc is newer than a toolkit accepts",
+         "Compares /usr/bin/gcc's major with each toolkit's limit, read from its own include/crt/host_config.h "
+         "(data/cuda_gcc.tsv otherwise): \"unsupported GNU version\". The fix installs gcc-N and points nvcc and CMake at it.",
+         gcc_too_new},
+        {"toolkit-not-on-path", "toolkit", "warning", "a toolkit is installed but no nvcc is on PATH",
+         "\"nvcc: command not found\"; the fix is the export lines for the default toolkit.", toolkit_not_on_path},
+        {"nvcc-shadowed", "toolkit", "warning", "the nvcc that wins on PATH is not the toolkit CUDA_HOME or /usr/local/cuda names",
+         "Compares the toolkit of the first nvcc on PATH with the one CUDA_HOME (else /usr/local/cuda) names.", nvcc_shadowed},
+        {"cuda-home-invalid", "toolkit", "error", "CUDA_HOME / CUDA_PATH point to a missing folder or another toolkit than nvcc's",
+         "A missing folder is an error; another toolkit than the nvcc on PATH a warning.", cuda_home_invalid},
+        {"cuda-symlink-dangling", "toolkit", "error", "/usr/local/cuda points to a folder that does not exist",
+         "The fix re-points it at the newest installed toolkit.", cuda_symlink_dangling},
+    };
+}
+
+}  // namespace cudoctor::rules::detail
