@@ -1,0 +1,43 @@
+# Thin front over CMake: deps / build / run / test. Everything real lives in CMakeLists.txt.
+BUILD ?= build
+SAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build run test test-asan fuzz bench clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@$(BUILD)/cudoctor check
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-asan: deps
+	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUDOCTOR_SANITIZE=ON >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# Real libFuzzer binaries (clang 14): build/fuzz/fuzz_<parser>; FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 30
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCUDOCTOR_FUZZ=ON -DCUDOCTOR_TESTS=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	@for f in build-fuzz/fuzz/fuzz_*; do p=$${f##*/fuzz_}; echo "== $$p"; \
+	  mkdir -p build-fuzz/new-corpus/$$p; \
+	  $$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/new-corpus/$$p fuzz/corpus/$$p >/dev/null 2>&1 || exit 1; done
+
+bench: build
+	@bench/check_vs_collect_env.sh $(BUILD)/cudoctor
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD) build-fuzz
