@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands/check.hpp"
+#include "commands/rules_cmd.hpp"
 
 using cudoctor::ExitStatus;
 
@@ -33,6 +34,12 @@ int main(int argc, char** argv) {
     check_cmd->add_option("--fail-on", check.fail_on, "exit 1 on findings of this severity or worse")
         ->check(CLI::IsMember({"error", "warning"}));
 
+    std::optional<std::string> rule_id;
+    bool rules_json = false;
+    auto* rules_cmd = app.add_subcommand("rules", "list the rules check applies, or explain one");
+    rules_cmd->add_option("id", rule_id, "a rule id: explain it");
+    rules_cmd->add_flag("--json", rules_json, "print JSON");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -40,6 +47,8 @@ int main(int argc, char** argv) {
     }
 
     try {
+        if (app.got_subcommand(rules_cmd))
+            return static_cast<int>(cudoctor::commands::run_rules(rule_id, rules_json, std::cout, std::cerr));
         if (app.got_subcommand(check_cmd) || app.get_subcommands().empty()) {
             const char* no_color = std::getenv("NO_COLOR");
             check.color = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);

@@ -104,7 +104,12 @@ std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
         }
         for (const auto& g : s.gpus) {
             if (g.compute_capability.empty()) continue;
-            const bool has_sass = std::find(sass.begin(), sass.end(), g.compute_capability) != sass.end();
+            // SASS for X.y runs on X.z with z ≥ y (8.9 runs sm_86 code); PTX JIT-compiles upwards.
+            auto gv = Version::parse(g.compute_capability);
+            const bool has_sass = gv && std::any_of(sass.begin(), sass.end(), [&](const std::string& a) {
+                auto av = Version::parse(a);
+                return av && av->major() == gv->major() && av->minor() <= gv->minor();
+            });
             const bool jit = ptx_from && !cc_less(g.compute_capability, *ptx_from);
             if (has_sass || jit) continue;
             std::string list;

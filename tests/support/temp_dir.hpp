@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace cudoctor::test {
 
@@ -16,10 +17,12 @@ class TempDir {
     }
     ~TempDir() {
         std::error_code ec;
-        std::filesystem::remove_all(m_path, ec);
+        if (!m_path.empty()) std::filesystem::remove_all(m_path, ec);
     }
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
+    TempDir(TempDir&& other) noexcept : m_path(std::exchange(other.m_path, {})) {}
+    TempDir& operator=(TempDir&&) = delete;
 
     const std::filesystem::path& path() const { return m_path; }
     std::string str() const { return m_path.string(); }

@@ -1,0 +1,46 @@
+#include "commands/rules_cmd.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/rules.hpp"
+
+namespace cudoctor::commands {
+
+ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostream& out, std::ostream& err) {
+    const auto& rules = rules::all_rules();
+    if (!id) {
+        if (json) {
+            auto list = nlohmann::json::array();
+            for (const auto& r : rules)
+                list.push_back({{"id", r.id}, {"severity", r.severity}, {"layer", r.layer}, {"summary", r.summary}});
+            out << list.dump(2) << "\n";
+        } else {
+            for (const auto& r : rules) out << fmt::format("{:<34} {:<8} {:<12} {}\n", r.id, r.severity, r.layer, r.summary);
+        }
+        return ExitStatus::healthy;
+    }
+    const auto* rule = rules::find_rule(*id);
+    if (!rule) {
+        std::string near;
+        for (const auto& r : rules)
+            if (r.id.find(*id) != std::string_view::npos || id->find(r.layer) != std::string::npos)
+                near += (near.empty() ? "" : ", ") + std::string(r.id);
+        err << "cudoctor: no rule '" << *id << "'" << (near.empty() ? "" : " (did you mean: " + near + "?)")
+            << "; `cudoctor rules` lists them\n";
+        return ExitStatus::usage;
+    }
+    if (json) {
+        out << nlohmann::json{{"id", rule->id}, {"severity", rule->severity}, {"layer", rule->layer}, {"summary", rule->summary},
+                              {"explanation", rule->explanation}}
+                   .dump(2)
+            << "\n";
+    } else {
+        out << fmt::format("{}  ({} · {} layer)\n\nwhat it catches: {}\n\nwhy it matters and how it is fixed: {}\n", rule->id,
+                           rule->severity, rule->layer, rule->summary, rule->explanation);
+    }
+    return ExitStatus::healthy;
+}
+
+}  // namespace cudoctor::commands
