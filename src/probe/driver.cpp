@@ -62,7 +62,9 @@ void read_loaded_modules(Context& ctx) {
             for (const auto& m : *modules) {
                 if (std::find(kModules.begin(), kModules.end(), m.name) != kModules.end()) d.loaded_modules.push_back(m.name);
             }
-            d.evidence.push_back({"/proc/modules", d.loaded_modules.empty() ? "no nvidia or nouveau module" : ""});
+            std::string loaded;
+            for (const auto& m : d.loaded_modules) loaded += (loaded.empty() ? "" : ", ") + m;
+            d.evidence.push_back({"/proc/modules", loaded.empty() ? "no nvidia or nouveau module" : "loaded: " + loaded});
             return;
         }
     }

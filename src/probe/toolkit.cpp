@@ -277,7 +277,7 @@ void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
             ctx.note(kProbe, path, "no gcc version check found in it");
         }
     }
-    if (auto v = Version::parse(tk.version)) {
+    if (auto v = Version::parse(tk.version); v && tk.has_nvcc) {  // a runtime-only wheel compiles nothing
         if (auto g = ctx.kb.max_gcc_for(*v)) {
             tk.max_gcc = g;
             tk.max_gcc_source = "kb:cuda_gcc.tsv";

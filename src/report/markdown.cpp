@@ -47,9 +47,19 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
     out << "\n**Findings**\n\n";
     if (snap.findings.empty()) out << "No problems found.\n";
     for (const auto& f : snap.findings) {
-        out << fmt::format("- **{}** `{}` {}\n", f.severity, f.id, f.title);
+        out << fmt::format("- **{}** `{}` {}{}\n", f.severity, f.id, f.title,
+                           f.consequence_of.empty() ? "" : fmt::format(" (follows from `{}`)", f.consequence_of));
         if (!f.why.empty()) out << "  - why: " << f.why << "\n";
-        if (!f.fix.empty()) out << "  - fix:\n\n    ```sh\n    " << f.fix << "\n    ```\n";
+        if (!f.fix.empty()) {
+            out << "  - fix:\n\n    ```sh\n";
+            std::string_view rest = f.fix;
+            while (!rest.empty()) {
+                const auto nl = rest.find('\n');
+                out << "    " << rest.substr(0, nl) << "\n";
+                rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+            }
+            out << "    ```\n";
+        }
     }
 }
 

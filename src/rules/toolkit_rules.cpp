@@ -149,7 +149,10 @@ std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
                                               fix::toolkit_label(*winner)),
                                   "Tools that read " + std::string(var) + " build against one toolkit and the nvcc on PATH "
                                   "compiles with another.",
-                                  fix_line, {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}},
+                                  fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
+                                              "# or follow PATH instead: {}",
+                                              *value, var, fix_line),
+                                  {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}},
                                   "warning"));
         }
     }
