@@ -1,10 +1,16 @@
 #include "commands/check.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
+#include <memory>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "commands/command.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
@@ -65,6 +71,27 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     else report::render_text(snap, {options.color, options.verbose}, out);
 
     return rules::worst_at_least(snap.findings, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;
+}
+
+Command add_check_command(CLI::App& app) {
+    auto options = std::make_shared<CheckOptions>();
+    auto* cmd = app.add_subcommand("check", "inventory the CUDA stack: GPU, driver, toolkits, cuDNN, frameworks, and what is wrong");
+    cmd->add_option("--root", options->root, "probe a machine image (a folder laid out like /) instead of this machine");
+    cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")
+        ->excludes("--root");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON");
+    cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
+    cmd->add_flag("-v,--verbose", options->verbose, "show the evidence of every fact");
+    cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");
+    cmd->add_flag("--no-exec", options->no_exec, "never start a child process (not even nvcc --version)");
+    cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")
+        ->check(CLI::IsMember({"error", "warning"}));
+    return {cmd, [options] {
+                const char* no_color = std::getenv("NO_COLOR");
+                options->color = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+                return run_check(*options, std::cout, std::cerr);
+            }};
 }
 
 }  // namespace cudoctor::commands

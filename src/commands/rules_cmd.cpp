@@ -1,9 +1,13 @@
 #include "commands/rules_cmd.hpp"
 
+#include <iostream>
+#include <memory>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "commands/command.hpp"
 #include "rules/rules.hpp"
 
 namespace cudoctor::commands {
@@ -41,6 +45,18 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
                            rule->severity, rule->layer, rule->summary, rule->explanation);
     }
     return ExitStatus::healthy;
+}
+
+Command add_rules_command(CLI::App& app) {
+    struct Options {
+        std::optional<std::string> id;
+        bool json = false;
+    };
+    auto options = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("rules", "list the rules check applies, or explain one");
+    cmd->add_option("id", options->id, "a rule id: explain it");
+    cmd->add_flag("--json", options->json, "print JSON");
+    return {cmd, [options] { return run_rules(options->id, options->json, std::cout, std::cerr); }};
 }
 
 }  // namespace cudoctor::commands
