@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
     const std::vector<cudoctor::commands::Command> commands = {
         cudoctor::commands::add_check_command(app),
         cudoctor::commands::add_rules_command(app),
+        cudoctor::commands::add_explain_command(app),
+        cudoctor::commands::add_arch_command(app),
+        cudoctor::commands::add_verify_command(app),
+        cudoctor::commands::add_verify_installer_command(app),
     };
 
     try {

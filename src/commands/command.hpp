@@ -16,5 +16,9 @@ struct Command {
 
 Command add_check_command(CLI::App& app);
 Command add_rules_command(CLI::App& app);
+Command add_explain_command(CLI::App& app);           // commands/explain.cpp
+Command add_arch_command(CLI::App& app);              // commands/arch.cpp
+Command add_verify_command(CLI::App& app);            // commands/verify.cpp
+Command add_verify_installer_command(CLI::App& app);  // commands/verify_installer.cpp
 
 }  // namespace cudoctor::commands
