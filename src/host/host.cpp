@@ -154,7 +154,9 @@ Expected<std::string> Host::resolve_impl(std::string_view path, bool follow_last
 Expected<std::string> Host::resolve(std::string_view path) const { return resolve_impl(path, true); }
 Expected<std::string> Host::resolve_parent(std::string_view path) const { return resolve_impl(path, false); }
 
-Expected<std::string> Host::read_file(std::string_view path, std::size_t cap) const {
+/// Opens a machine path for reading if it is a regular file: folders, FIFOs and devices are
+/// refused before open(2), so a FIFO cannot block the probe.
+Expected<int> Host::open_regular(std::string_view path) const {
     auto real = resolve(path);
     if (!real) return Unexpected<Error>(real.error());
     const std::string hp = host_path(*real);
@@ -163,45 +165,45 @@ Expected<std::string> Host::read_file(std::string_view path, std::size_t cap) co
     if (!S_ISREG(st.st_mode)) return fail(Errc::io, std::string(path) + ": not a regular file");
     const int fd = ::open(hp.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    return fd;
+}
+
+Expected<std::string> Host::read_file(std::string_view path, std::size_t cap) const {
+    auto fd = open_regular(path);
+    if (!fd) return Unexpected<Error>(fd.error());
     std::string data;
     char buf[65536];
     while (true) {
-        const auto n = ::read(fd, buf, sizeof buf);
+        const auto n = ::read(*fd, buf, sizeof buf);
         if (n < 0) {
             if (errno == EINTR) continue;
             const int err = errno;
-            ::close(fd);
+            ::close(*fd);
             return Unexpected<Error>(errno_error(err, std::string(path)));
         }
         if (n == 0) break;
         if (data.size() + static_cast<std::size_t>(n) > cap) {
-            ::close(fd);
+            ::close(*fd);
             return fail(Errc::too_large, std::string(path) + ": larger than " + std::to_string(cap) + " bytes");
         }
         data.append(buf, static_cast<std::size_t>(n));
     }
-    ::close(fd);
+    ::close(*fd);
     return data;
 }
 
 Expected<std::string> Host::read_head(std::string_view path, std::size_t max) const {
-    auto real = resolve(path);
-    if (!real) return Unexpected<Error>(real.error());
-    const std::string hp = host_path(*real);
-    struct stat st {};
-    if (::stat(hp.c_str(), &st) != 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
-    if (!S_ISREG(st.st_mode)) return fail(Errc::io, std::string(path) + ": not a regular file");
-    const int fd = ::open(hp.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    auto fd = open_regular(path);
+    if (!fd) return Unexpected<Error>(fd.error());
     std::string data(max, '\0');
     std::size_t got = 0;
     while (got < max) {
-        const auto n = ::read(fd, data.data() + got, max - got);
+        const auto n = ::read(*fd, data.data() + got, max - got);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         got += static_cast<std::size_t>(n);
     }
-    ::close(fd);
+    ::close(*fd);
     data.resize(got);
     return data;
 }

@@ -94,6 +94,7 @@ class Host {
   private:
     Host(std::string root, std::map<std::string, std::string> env) : m_root(std::move(root)), m_env(std::move(env)) {}
     Expected<std::string> resolve_impl(std::string_view path, bool follow_last) const;
+    Expected<int> open_regular(std::string_view path) const;
 
     std::string m_root;
     std::map<std::string, std::string> m_env;

@@ -24,6 +24,17 @@ std::optional<std::string> Context::dpkg_version(std::string_view name) const {
     return std::nullopt;
 }
 
+std::optional<formats::CondaPackage> Context::read_conda_meta(std::string_view probe, const std::string& file) {
+    auto data = read(probe, file, 64u << 20);  // "files" lists can be long; the parser skips them
+    if (!data) return std::nullopt;
+    auto pkg = formats::parse_conda_meta(*data);
+    if (!pkg) {
+        note(probe, file, pkg.error().message);
+        return std::nullopt;
+    }
+    return std::move(*pkg);
+}
+
 std::optional<std::string> Context::canonical(std::string_view probe, std::string_view path) {
     auto real = host.resolve(path);
     if (real) return std::move(*real);

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/conda_meta.hpp"
 #include "formats/ld_so_cache.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
@@ -55,6 +56,8 @@ class Context {
                                     std::size_t cap = host::kDefaultReadCap);
     /// The installed version of a dpkg package, or nullopt.
     std::optional<std::string> dpkg_version(std::string_view name) const;
+    /// A conda-meta/*.json package record; nullopt when unreadable (a note says why).
+    std::optional<formats::CondaPackage> read_conda_meta(std::string_view probe, const std::string& file);
     /// The canonical path, or nullopt when it does not resolve (a note is added on a loop).
     std::optional<std::string> canonical(std::string_view probe, std::string_view path);
 };

@@ -111,13 +111,8 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
         Copy copy{*ctx.host.resolve(lib), {host::join(env, "include/cudnn_version.h"), host::join(env, "include/cudnn.h")},
                   "conda", {}, {}, {}};
         for (const auto& file : ctx.host.glob(host::join(env, "conda-meta"), "cudnn-*.json")) {
-            auto data = ctx.read(kProbe, file, 64u << 20);
-            if (!data) continue;
-            auto pkg = formats::parse_conda_meta(*data);
-            if (!pkg) {
-                ctx.note(kProbe, file, pkg.error().message);
-                continue;
-            }
+            auto pkg = ctx.read_conda_meta(kProbe, file);
+            if (!pkg) continue;
             copy.version_hint = pkg->version;
             copy.evidence_hint = file;
             std::smatch m;

@@ -147,13 +147,8 @@ void find_candidates(Context& ctx, Candidates& cands) {
             for (; rank < 4; ++rank)
                 if (name.starts_with(kRanked[static_cast<std::size_t>(rank)])) break;
             if (rank >= 4 || rank >= best_rank) continue;
-            auto data = ctx.read(kProbe, file, 64u << 20);
-            if (!data) continue;
-            auto pkg = formats::parse_conda_meta(*data);
-            if (!pkg) {
-                ctx.note(kProbe, file, pkg.error().message);
-                continue;
-            }
+            auto pkg = ctx.read_conda_meta(kProbe, file);
+            if (!pkg) continue;
             best = pkg->version;
             best_rank = rank;
             best_source = "conda-meta/" + name;
