@@ -8,7 +8,7 @@ namespace detail {
 
 Expected<void> read_distros(const Table& table, Kb::Data& data) {
     if (auto ok = table.require_columns(
-            {"distro", "version", "codename", "default_gcc", "cuda_repo", "confidence", "note"});
+            {"distro", "version", "codename", "default_gcc", "cuda_repo", "distro_driver_branch", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -20,6 +20,7 @@ Expected<void> read_distros(const Table& table, Kb::Data& data) {
         d.codename = r.text("codename");
         CUDOCTOR_KB_TRY(d.default_gcc, r.optional_int("default_gcc"));
         d.cuda_repo = r.text("cuda_repo");
+        CUDOCTOR_KB_TRY(d.distro_driver_branch, r.optional_int("distro_driver_branch"));
         d.confidence = r.text("confidence");
         d.note = r.text("note");
         data.distros.push_back(std::move(d));

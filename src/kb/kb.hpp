@@ -155,6 +155,7 @@ struct DistroRelease {
     std::string codename;  ///< "jammy"
     std::optional<int> default_gcc;
     std::string cuda_repo;  ///< "ubuntu2204" ("" unknown)
+    std::optional<int> distro_driver_branch;  ///< the branch of the release's own nvidia-driver package (Debian 12: 535)
     std::string confidence;
     std::string note;
 };

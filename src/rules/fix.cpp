@@ -68,21 +68,29 @@ std::string install_driver(const snapshot::Snapshot& snap, const kb::Kb& kb, std
         return fmt::format("sudo apt-get update\nsudo apt-get install -y {}\nsudo reboot", pkg);
     }
     if (is_debian(p)) {
-        // Debian's own driver (non-free) unless the GPU needs a newer branch than Debian ships:
-        // then NVIDIA's CUDA repository packages.
-        if (auto repo = kb.distro_release(p.os_id, p.os_version); repo && !repo->cuda_repo.empty() && (open || min_branch)) {
+        // Debian's own nvidia-driver when its branch is new enough for these GPUs (Blackwell needs
+        // the open modules of a newer branch), else NVIDIA's CUDA repository.
+        const auto release = kb.distro_release(p.os_id, p.os_version);
+        const bool needs_open = !snap.gpus.empty() && std::any_of(snap.gpus.begin(), snap.gpus.end(), [&](const auto& g) {
+            auto k = kb.kernel_modules_for(g.architecture);
+            return k && !k->proprietary;
+        });
+        const int own = release && release->distro_driver_branch ? *release->distro_driver_branch : 0;
+        const int needed = std::max(min_branch.value_or(0), needs_open ? 570 : 0);
+        if (own > 0 && own >= needed)
+            return "# enable the contrib, non-free and non-free-firmware components in /etc/apt/sources.list, then:\n"
+                   "sudo apt-get update\nsudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree\n"
+                   "sudo reboot";
+        if (release && !release->cuda_repo.empty()) {
             auto pkg = kb.package_name(open ? "nvidia_driver_open" : "nvidia_driver_proprietary", {{"branch", std::to_string(branch)}})
                            .value_or("cuda-drivers");
-            auto keyring = kb.package_name("cuda_keyring_url", {{"distro", repo->cuda_repo}, {"arch", p.arch.empty() ? "x86_64" : p.arch}})
+            auto keyring = kb.package_name("cuda_keyring_url", {{"distro", release->cuda_repo}, {"arch", p.arch.empty() ? "x86_64" : p.arch}})
                                .value_or("");
             return fmt::format(
                 "wget {}\nsudo dpkg -i cuda-keyring_1.1-1_all.deb\nsudo apt-get update\n"
                 "sudo apt-get install -y linux-headers-$(uname -r) {}\nsudo reboot",
                 keyring, pkg);
         }
-        return "# enable the contrib, non-free and non-free-firmware components in /etc/apt/sources.list, then:\n"
-               "sudo apt-get update\nsudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree\n"
-               "sudo reboot";
     }
     return fmt::format("# install the NVIDIA driver branch {} or newer{} from your distribution, then reboot", branch,
                        open ? " (open kernel modules)" : "");

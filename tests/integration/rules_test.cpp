@@ -306,3 +306,48 @@ TEST(Rules, TritonWithoutPythonHeaders) {
 }
 
 }  // namespace cudoctor::test
+
+namespace cudoctor::test {
+
+TEST(Rules, FixesAreWrittenForTheDistribution) {
+    auto debian = MutableRoot("nouveau");
+    debian.write("/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n");
+    auto snap = debian.check();
+    const auto fix = (*finding(snap, "gpu-without-driver"))["fix"].get<std::string>();
+    EXPECT_NE(fix.find("nvidia-driver firmware-misc-nonfree"), std::string::npos) << fix;
+    EXPECT_EQ(fix.find("nvidia-driver-580"), std::string::npos) << fix;  // Ubuntu's package names are not Debian's
+    // A Blackwell GPU needs open modules newer than Debian 12's 535: NVIDIA's repository.
+    debian.write("/sys/bus/pci/devices/0000:2b:00.0/device", "0x2b85\n");
+    const auto blackwell = (*finding(debian.check(), "gpu-without-driver"))["fix"].get<std::string>();
+    EXPECT_NE(blackwell.find("repos/debian12/x86_64/cuda-keyring"), std::string::npos) << blackwell;
+    EXPECT_NE(blackwell.find("nvidia-open-580"), std::string::npos) << blackwell;
+    auto ubuntu = MutableRoot("nouveau").check();
+    EXPECT_NE((*finding(ubuntu, "gpu-without-driver"))["fix"].get<std::string>().find("nvidia-driver-580-open"), std::string::npos);
+    // A datacenter GPU on Ubuntu gets the -server series.
+    auto bare = without_module("server-three-toolkits");
+    bare.remove_matching("/usr/lib/x86_64-linux-gnu", "libcuda.so").remove_matching("/usr/lib/x86_64-linux-gnu", "libnvidia-ml.so");
+    auto server = bare.check();
+    EXPECT_NE(server.dump().find("nvidia-driver-580-server-open"), std::string::npos) << all_findings(server);
+}
+
+TEST(Rules, ExitCodeFollowsTheWorstFinding) {
+    EXPECT_EQ(run_cudoctor({"check", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/nouveau"}).exit_code, 1);
+    const std::string server = std::string(CUDOCTOR_ROOTS_DIR) + "/server-three-toolkits";  // warnings only
+    EXPECT_EQ(run_cudoctor({"check", "--root", server}).exit_code, 0);
+    EXPECT_EQ(run_cudoctor({"check", "--root", server, "--fail-on", "warning"}).exit_code, 1);
+    EXPECT_EQ(run_cudoctor({"check", "--root", server, "--fail-on", "nonsense"}).exit_code, 2);
+}
+
+TEST(Probes, NvccIsNotRunWhenAFileSaysTheVersion) {
+    // "check reads files only": with a version file present, the toolkit's nvcc must not run.
+    TempDir t;
+    t.write("usr/local/cuda-12.4/version.json", R"({"cuda": {"version": "12.4.1"}, "cuda_nvcc": {"version": "12.4.131"}})");
+    const auto marker = t.path() / "nvcc-was-run";
+    t.write("usr/local/cuda-12.4/bin/nvcc", "#!/bin/sh\ntouch '" + marker.string() + "'\n", true);
+    auto run = run_cudoctor({"check", "--root", t.str(), "--json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_FALSE(std::filesystem::exists(marker));
+    EXPECT_EQ(nlohmann::json::parse(run.out)["toolkits"][0]["version"], "12.4.131");
+}
+
+}  // namespace cudoctor::test

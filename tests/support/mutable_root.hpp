@@ -35,6 +35,12 @@ class MutableRoot {
         std::filesystem::remove_all(m_root / machine_path.substr(1));
         return *this;
     }
+    /// Removes every entry of a folder whose name starts with `prefix`.
+    MutableRoot& remove_matching(const std::string& machine_dir, const std::string& prefix) {
+        for (const auto& e : std::filesystem::directory_iterator(m_root / machine_dir.substr(1)))
+            if (e.path().filename().string().starts_with(prefix)) std::filesystem::remove_all(e.path());
+        return *this;
+    }
     /// Rewrites a file with every line containing `needle` dropped.
     MutableRoot& drop_lines(const std::string& machine_path, const std::string& needle) {
         std::ifstream in(m_root / machine_path.substr(1));
