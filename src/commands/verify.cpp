@@ -1,16 +1,104 @@
-// Placeholder until the `verify` issue lands: the subcommand exists and says so.
+// `cudoctor verify`: probe the machine (as check does), apply the rules, then run the
+// verification levels and render the report. --snapshot renders a saved `verify --json` report.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "host/host.hpp"
+#include "kb/kb.hpp"
+#include "probe/context.hpp"
+#include "rules/rules.hpp"
+#include "verify/verify.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct VerifyOptions {
+    std::optional<std::string> root;
+    std::optional<std::string> report_file;
+    std::optional<std::string> kb_dir;
+    std::vector<std::string> pythons;
+    verify::Options run;
+    double timeout_s = 20;
+    bool json = false;
+    bool markdown = false;
+    bool color = false;
+};
+
+ExitStatus usage_error(const VerifyOptions& options, std::ostream& err, const Error& e) {
+    if (options.json) err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
+    else err << "cudoctor: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+Expected<verify::Report> load_report(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return fail(Errc::not_found, "cannot open verify report " + file);
+    std::string data;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        data.append(buf, static_cast<std::size_t>(in.gcount()));
+        if (data.size() > (64u << 20)) return fail(Errc::too_large, "verify report " + file + " is larger than 64 MiB");
+    }
+    auto report = verify::from_json_text(data);
+    if (!report) return fail(report.error().code, file + ": " + report.error().message);
+    return report;
+}
+
+ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::ostream& err) {
+    verify::Report report;
+    if (options.report_file) {
+        auto loaded = load_report(*options.report_file);
+        if (!loaded) return usage_error(options, err, loaded.error());
+        report = std::move(*loaded);
+    } else {
+        if (!(options.timeout_s > 0 && options.timeout_s <= 3600))
+            return usage_error(options, err, Error{Errc::usage, "--timeout must be between 0 and 3600 seconds"});
+        options.run.call_timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000));
+        auto kb = kb::Kb::load(options.kb_dir);
+        if (!kb) return usage_error(options, err, kb.error());
+        auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
+        if (!host) return usage_error(options, err, host.error());
+        probe::Options probe_options;
+        probe_options.pythons = options.pythons;
+        auto snap = probe::probe_machine(*host, *kb, probe_options);
+        snap.findings = rules::evaluate(snap, *kb);
+        report = verify::run_verify(*host, *kb, snap, options.run);
+    }
+    if (options.json) out << verify::to_json_text(report) << "\n";
+    else if (options.markdown) verify::render_markdown(report, out);
+    else verify::render_text(report, options.color, out);
+    return verify::all_passed(report) ? ExitStatus::healthy : ExitStatus::problems;
+}
+
+}  // namespace
 
 Command add_verify_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("verify", "the verification chain: driver, toolkit, cuDNN and frameworks really work (not built yet)");
-    cmd->allow_extras();
-    return {cmd, [] {
-                std::cerr << "cudoctor: `verify` is not built yet\n";
-                return ExitStatus::usage;
+    auto options = std::make_shared<VerifyOptions>();
+    auto* cmd = app.add_subcommand("verify", "the verification chain: driver and GPU visible → toolkit compiles and runs a kernel → "
+                                             "cuDNN and frameworks really load and see the GPU");
+    cmd->add_option("--level", options->run.level, "stop after this level (1: driver and GPU, 2: toolkit, 3: cuDNN and frameworks)")
+        ->check(CLI::Range(1, 3));
+    cmd->add_option("--compiler", options->run.compiler, "level 2 compiler: auto (nvcc, else NVRTC), nvcc or nvrtc")
+        ->check(CLI::IsMember({"auto", "nvcc", "nvrtc"}));
+    cmd->add_option("--timeout", options->timeout_s, "seconds each call into a driver library may take before it counts as a hang (default 20)");
+    cmd->add_option("--root", options->root, "verify a machine image (a folder laid out like /): its libraries, not this machine's");
+    cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")
+        ->excludes("--root");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    cmd->add_option("--python", options->pythons, "also verify the frameworks of this Python interpreter (repeatable)");
+    cmd->add_flag("--json", options->json, "print the report as versioned JSON");
+    cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
+    return {cmd, [options] {
+                const char* no_color = std::getenv("NO_COLOR");
+                options->color = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+                return run_verify_command(*options, std::cout, std::cerr);
             }};
 }
 

@@ -1,0 +1,71 @@
+// The verify report's data helpers and its JSON round trip.
+#include "verify/report.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+namespace cudoctor::verify {
+
+void to_json(nlohmann::json& j, const Status& s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, Status& s) {
+    auto parsed = j.is_string() ? status_from_string(j.get<std::string>()) : std::nullopt;
+    if (!parsed) throw nlohmann::json::type_error::create(302, "a step status must be \"PASS\", \"FAIL\" or \"SKIP\"", &j);
+    s = *parsed;
+}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Detail, key, value)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Step, id, title, status, reason, cause, fix, rule, details)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Level, number, title, steps)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Report, schema, tool_version, root, requested_level, overrides, levels)
+
+const char* to_string(Status status) {
+    switch (status) {
+        case Status::pass: return "PASS";
+        case Status::fail: return "FAIL";
+        case Status::skip: return "SKIP";
+    }
+    return "?";
+}
+
+std::optional<Status> status_from_string(std::string_view text) {
+    std::string upper(text);
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (upper == "PASS") return Status::pass;
+    if (upper == "FAIL") return Status::fail;
+    if (upper == "SKIP") return Status::skip;
+    return std::nullopt;
+}
+
+const Step* first_failure(const Report& report) {
+    for (const auto& level : report.levels)
+        for (const auto& step : level.steps)
+            if (step.status == Status::fail) return &step;
+    return nullptr;
+}
+
+bool all_passed(const Report& report) { return first_failure(report) == nullptr; }
+
+std::string to_json_text(const Report& report) {
+    nlohmann::json j = report;
+    j["verdict"] = all_passed(report) ? "PASS" : "FAIL";
+    return j.dump(2);
+}
+
+Expected<Report> from_json_text(std::string_view text) {
+    auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return fail(Errc::parse, "not a JSON document");
+    if (!j.is_object() || !j.contains("levels")) return fail(Errc::parse, "not a cudoctor verify report (no \"levels\")");
+    if (!j.contains("schema") || !j["schema"].is_number_integer())
+        return fail(Errc::parse, "not a cudoctor verify report (no \"schema\" number)");
+    if (const int schema = j["schema"].get<int>(); schema != kReportSchema)
+        return fail(Errc::unsupported, "verify report schema " + std::to_string(schema) +
+                                           " is not supported (this cudoctor reads schema " + std::to_string(kReportSchema) + ")");
+    try {
+        return j.get<Report>();
+    } catch (const nlohmann::json::exception& e) {
+        return fail(Errc::parse, std::string("verify report member of the wrong type: ") + e.what());
+    }
+}
+
+}  // namespace cudoctor::verify
