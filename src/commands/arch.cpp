@@ -1,17 +1,131 @@
-// Placeholder until the `arch` issue lands: the subcommand exists and says so.
+// `cudoctor arch FILE|DIR|PACKAGE…`: which GPU architectures a binary carries (SASS, PTX, LTO-IR,
+// read from its fatbin headers) and whether each GPU runs it — "no kernel image is available
+// for execution on the device", predicted.
+#include <filesystem>
 #include <iostream>
+#include <memory>
 
+#include <nlohmann/json.hpp>
+
+#include "arch/inputs.hpp"
+#include "arch/report.hpp"
 #include "commands/command.hpp"
+#include "host/host.hpp"
+#include "kb/kb.hpp"
+#include "probe/context.hpp"
+#include "probe/python_sites.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct ArchOptions {
+    std::vector<std::string> inputs;
+    std::vector<std::string> gpus;
+    std::optional<std::string> root;
+    std::optional<std::string> kb_dir;
+    bool json = false;
+    bool markdown = false;
+    bool fast = false;
+    bool full = false;
+};
+
+ExitStatus usage_error(const ArchOptions& options, const Error& e) {
+    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
+    else std::cerr << "cudoctor arch: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+/// This machine's GPUs (and its driver's CUDA, for PTX JIT), read by the GPU and driver probes.
+void machine_gpus(const host::Host& host, const kb::Kb& kb, arch::ArchReport& report) {
+    snapshot::Snapshot snap;
+    probe::Options options;
+    options.allow_processes = false;
+    probe::Context ctx(host, kb, options, snap);
+    probe::probe_gpus(ctx);
+    probe::probe_driver(ctx);
+    for (const auto& g : snap.gpus) {
+        auto cc = arch::parse_compute_capability(g.compute_capability);
+        if (!cc) continue;
+        report.gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
+    }
+    if (auto v = Version::parse(snap.driver.max_cuda)) report.driver_max_cuda = *v;
+    if (report.gpus.empty())
+        report.note = snap.gpus.empty() ? "No NVIDIA GPU found on this machine: give --gpu 8.9 or --gpu \"RTX 4090\" for a verdict."
+                                        : "This machine's GPU has no known compute capability: give --gpu for a verdict.";
+}
+
+std::vector<std::string> python_sites(const host::Host& host, const kb::Kb& kb) {
+    snapshot::Snapshot snap;
+    probe::Options options;
+    probe::Context ctx(host, kb, options, snap);
+    std::vector<std::string> dirs;
+    for (const auto& site : probe::find_python_sites(ctx)) dirs.push_back(site.dir);
+    return dirs;
+}
+
+ExitStatus run_arch(const ArchOptions& options) {
+    auto kb = kb::Kb::load(options.kb_dir);
+    if (!kb) return usage_error(options, kb.error());
+    auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
+    if (!host) return usage_error(options, host.error());
+
+    arch::ArchReport report;
+    // Headers of the registered fatbins first: a small fraction of reading the file. Only when
+    // that says some GPU cannot run are the data sections searched too (cuFFT keeps its real
+    // kernels in .ldata), unless --fast forbids it or --full asks for it from the start.
+    report.depth = options.full ? arch::ScanDepth::full : arch::ScanDepth::registered;
+    for (const auto& spec : options.gpus) {
+        auto gpu = arch::resolve_gpu(*kb, spec);
+        if (!gpu) return usage_error(options, gpu.error());
+        report.gpus.push_back(std::move(*gpu));
+    }
+    if (report.gpus.empty()) machine_gpus(*host, *kb, report);
+
+    // On this machine a relative path is taken from the working folder; in an image, from its root.
+    std::vector<std::string> inputs;
+    for (const auto& in : options.inputs) {
+        const bool relative_path = !in.starts_with('/') && !host->is_rooted() && std::filesystem::exists(in);
+        inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
+    }
+    bool wants_packages = false;
+    for (const auto& in : inputs) wants_packages = wants_packages || !host->exists(in);
+    const auto expansion = arch::expand_inputs(*host, inputs, wants_packages ? python_sites(*host, *kb) : std::vector<std::string>{});
+    const arch::ArchReport before_scan = report;
+    report.errors = expansion.errors;
+    arch::scan_into(*host, expansion.files, report);
+    if (!options.fast && !options.full && report.any_cannot_run()) {
+        report = before_scan;
+        report.depth = arch::ScanDepth::full;
+        report.errors = expansion.errors;
+        arch::scan_into(*host, expansion.files, report);
+    }
+
+    if (options.json) std::cout << arch::to_json(report).dump(2) << "\n";
+    else if (options.markdown) arch::render_markdown(report, std::cout);
+    else arch::render_text(report, std::cout);
+    if (!options.json)
+        for (const auto& [path, e] : report.errors) std::cerr << "cudoctor arch: " << e.message << "\n";
+
+    if (!report.errors.empty()) return ExitStatus::usage;
+    return report.any_cannot_run() ? ExitStatus::problems : ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_arch_command(CLI::App& app) {
-    auto* cmd = app.add_subcommand("arch", "which GPU architectures a binary carries, and whether this GPU runs it (not built yet)");
-    cmd->allow_extras();
-    return {cmd, [] {
-                std::cerr << "cudoctor: `arch` is not built yet\n";
-                return ExitStatus::usage;
-            }};
+    auto options = std::make_shared<ArchOptions>();
+    auto* cmd = app.add_subcommand("arch", "which GPU architectures a binary, library, folder or Python package carries, and whether each GPU runs it");
+    cmd->add_option("inputs", options->inputs, "ELF files, folders (walked) or Python package names (torch)")->required();
+    cmd->add_option("--gpu", options->gpus, "judge for this GPU instead of this machine's: 8.9, sm_120, \"RTX 4090\" (repeatable)")
+        ->allow_extra_args(false);  // one value per --gpu: the files follow
+    cmd->add_flag("--fast", options->fast, "read only the fatbins registered at load (.nv_fatbin, __nv_relfatbin), never those embedded in data sections");
+    cmd->add_flag("--full", options->full, "always search data sections for embedded fatbins too (by default only when the registered ones cannot run)")
+        ->excludes("--fast");
+    cmd->add_flag("--json", options->json, "print JSON");
+    cmd->add_flag("--markdown", options->markdown, "print a Markdown table");
+    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): paths and GPUs are read there");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
+    return {cmd, [options] { return run_arch(*options); }};
 }
 
 }  // namespace cudoctor::commands

@@ -2,6 +2,7 @@
 // read from the files they install — never imported (importing torch takes seconds).
 #include <algorithm>
 
+#include "arch/scan.hpp"
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "formats/python_meta.hpp"
@@ -80,6 +81,45 @@ void add_wheels(const DistInfos& infos, const DistInfos::Entry* entry, snapshot:
     }
 }
 
+/// Reads the GPU code of the framework's main CUDA library (headers of the registered fatbins
+/// only: milliseconds even for a 1 GB libtorch_cuda.so). `candidates` are glob patterns
+/// {folder, pattern} below the site folder, most telling first: the first pattern that matches
+/// decides, and among its matches the largest file.
+void read_binary_archs(Context& ctx, const PythonSite& site, snapshot::Framework& fw,
+                       std::initializer_list<std::pair<std::string_view, std::string_view>> candidates) {
+    std::string best;
+    std::uint64_t best_size = 0;
+    for (const auto& [dir, pattern] : candidates) {
+        for (const auto& path : ctx.host.glob(host::join(site.dir, dir), pattern)) {
+            auto info = ctx.host.stat(path);
+            if (info && info->type == host::FileType::regular && info->size > best_size) {
+                best = path;
+                best_size = info->size;
+            }
+        }
+        if (!best.empty()) break;
+    }
+    if (best.empty()) return;
+    auto scan = arch::scan_file(ctx.host, best, arch::ScanDepth::registered);
+    if (!scan) {
+        ctx.note(kProbe, best, scan.error().message);
+        return;
+    }
+    for (const auto& p : scan->problems) ctx.note(kProbe, best, p);
+    std::string list;
+    for (const auto& t : arch::summarize(*scan)) {
+        if (t.target.kind != formats::FatbinKind::sass && t.target.kind != formats::FatbinKind::ptx) continue;
+        fw.binary_archs.push_back(t.name);
+        list += (list.empty() ? "" : " ") + t.name;
+    }
+    if (fw.binary_archs.empty()) {
+        ctx.note(kProbe, best, "carries no GPU code (no SASS or PTX in its fatbins)");
+        return;
+    }
+    fw.binary_archs_source = best;
+    fw.evidence.push_back({best, "fatbin headers: " + list});
+}
+
 void probe_torch(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     const std::string path = host::join(site.dir, "torch/version.py");
     auto data = ctx.read(kProbe, path, 1u << 20);
@@ -89,12 +129,13 @@ void probe_torch(Context& ctx, const PythonSite& site, const DistInfos& infos) {
         ctx.note(kProbe, path, v.error().message);
         return;
     }
-    snapshot::Framework fw{"torch", v->version, v->cuda, {}, site.dir, site.interpreter, {}, {}, {}};
+    snapshot::Framework fw{"torch", v->version, v->cuda, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
     fw.evidence.push_back({path, "__version__ " + v->version + ", cuda " + v->cuda.value_or("None")});
     add_wheels(infos, infos.find("torch"), fw);
     if (fw.cudnn.empty()) {
         if (const auto* c = infos.find_prefix("nvidia_cudnn_cu")) fw.cudnn = c->version;
     }
+    if (fw.cuda) read_binary_archs(ctx, site, fw, {{"torch/lib", "libtorch_cuda*.so"}, {"torch/lib", "libc10_cuda.so"}});
     ctx.snap.frameworks.push_back(std::move(fw));
 }
 
@@ -107,7 +148,7 @@ void probe_tensorflow(Context& ctx, const PythonSite& site, const DistInfos& inf
         ctx.note(kProbe, path, info.error().message);
         return;
     }
-    snapshot::Framework fw{"tensorflow", {}, {}, info->cudnn_version, site.dir, site.interpreter, {}, {}, {}};
+    snapshot::Framework fw{"tensorflow", {}, {}, info->cudnn_version, site.dir, site.interpreter, {}, {}, {}, {}, {}};
     const DistInfos::Entry* dist = nullptr;
     for (const char* name : {"tensorflow", "tensorflow_gpu", "tensorflow_cpu", "tf_nightly", "tensorflow_intel"}) {
         if ((dist = infos.find(name))) break;
@@ -117,6 +158,10 @@ void probe_tensorflow(Context& ctx, const PythonSite& site, const DistInfos& inf
     fw.cuda_archs = info->cuda_compute_capabilities;
     fw.evidence.push_back({path, "cuda_version " + info->cuda_version + ", cudnn_version " + info->cudnn_version});
     add_wheels(infos, dist, fw);
+    if (fw.cuda)
+        read_binary_archs(ctx, site, fw, {{"tensorflow/python", "_pywrap_tensorflow_internal.so"},
+                                          {"tensorflow", "libtensorflow_framework.so*"},
+                                          {"tensorflow", "libtensorflow_cc.so*"}});
     ctx.snap.frameworks.push_back(std::move(fw));
 }
 
@@ -124,7 +169,7 @@ void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     const std::string path = host::join(site.dir, "jax/version.py");
     auto data = ctx.read(kProbe, path, 1u << 20);
     if (!data) return;
-    snapshot::Framework fw{"jax", {}, {}, {}, site.dir, site.interpreter, {}, {}, {}};
+    snapshot::Framework fw{"jax", {}, {}, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
     // A released wheel says its exact version in _release_version; _version is the base.
     if (auto r = formats::find_python_string_assignment(*data, "_release_version")) fw.version = *r;
     else if (auto v = formats::find_python_string_assignment(*data, "_version")) fw.version = *v;
@@ -138,6 +183,7 @@ void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
             fw.cuda = e->dist.substr(pos + 4, e->dist.find('_', pos) - pos - 4);
             fw.evidence.push_back({host::join(site.dir, e->folder), e->dist + " " + e->version});
             add_wheels(infos, e, fw);
+            read_binary_archs(ctx, site, fw, {{"jax_plugins/xla_cuda12", "*.so"}, {"jax_plugins/xla_cuda13", "*.so"}, {"jaxlib/cuda", "*.so"}});
             break;
         }
         if (auto plus = e->version.find("+cuda"); plus != std::string::npos) {  // jaxlib 0.4.28+cuda12.cudnn89
@@ -152,7 +198,7 @@ void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
 void probe_simple(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     // CuPy's distribution name carries its CUDA: cupy_cuda12x, cupy_cuda11x, cupy_cuda102 …
     if (const auto* e = infos.find_prefix("cupy_cuda")) {
-        snapshot::Framework fw{"cupy", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}};
+        snapshot::Framework fw{"cupy", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
         auto digits = e->dist.substr(9);
         if (digits.ends_with("x")) fw.cuda = digits.substr(0, digits.size() - 1);
         else if (digits.size() >= 3) fw.cuda = digits.substr(0, digits.size() - 1) + "." + digits.back();
@@ -162,16 +208,17 @@ void probe_simple(Context& ctx, const PythonSite& site, const DistInfos& infos) 
     for (const char* name : {"onnxruntime_gpu", "onnxruntime"}) {
         const auto* e = infos.find(name);
         if (!e) continue;
-        snapshot::Framework fw{"onnxruntime", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}};
+        snapshot::Framework fw{"onnxruntime", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
         // A GPU build ships the CUDA execution provider; its CUDA major is not recorded on disk.
         if (ctx.host.exists(host::join(site.dir, "onnxruntime/capi/libonnxruntime_providers_cuda.so"))) fw.cuda = "";
         fw.evidence.push_back({host::join(site.dir, e->folder), e->dist + " " + e->version});
         add_wheels(infos, e, fw);
+        if (fw.cuda) read_binary_archs(ctx, site, fw, {{"onnxruntime/capi", "libonnxruntime_providers_cuda.so"}});
         ctx.snap.frameworks.push_back(std::move(fw));
         break;
     }
     if (const auto* e = infos.find("triton")) {
-        snapshot::Framework fw{"triton", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}};
+        snapshot::Framework fw{"triton", e->version, {}, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
         fw.evidence.push_back({host::join(site.dir, e->folder), e->version});
         ctx.snap.frameworks.push_back(std::move(fw));
     }

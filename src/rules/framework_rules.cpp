@@ -4,6 +4,10 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "arch/compatibility.hpp"
+#include "host/host.hpp"
 
 #include "rules/fix.hpp"
 #include "rules/rule_util.hpp"
@@ -76,9 +80,46 @@ bool cc_less(const std::string& a, const std::string& b) {
     return va && vb && *va < *vb;
 }
 
+std::string arch_fix(const Snapshot& s, const kb::Kb& kb, const snapshot::Framework& fw, const snapshot::Gpu& g) {
+    if (fw.name == "torch") {
+        const auto variant = best_torch_variant(s, kb, fw, g.compute_capability);
+        return variant.empty() ? "# no PyTorch wheel in the knowledge base carries this architecture: build from source with TORCH_CUDA_ARCH_LIST=" + g.compute_capability
+                               : fmt::format("{} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/{}", python_of(fw), variant);
+    }
+    if (fw.name == "tensorflow") return fmt::format("{} -m pip install --upgrade 'tensorflow[and-cuda]'", python_of(fw));
+    return fmt::format("{} -m pip install --upgrade {}   # a release built for this GPU's architecture", python_of(fw), fw.name);
+}
+
+/// The facts read from the framework's own CUDA library (its fatbin headers) decide.
+std::vector<Finding> arch_from_binary(const Snapshot& s, const kb::Kb& kb, const snapshot::Framework& fw) {
+    std::vector<arch::Image> images;
+    for (const auto& name : fw.binary_archs)
+        if (auto image = arch::parse_target(name)) images.push_back(*image);
+    std::vector<Finding> out;
+    for (const auto& g : s.gpus) {
+        auto cc = arch::parse_compute_capability(g.compute_capability);
+        if (!cc) continue;
+        if (arch::verdict_for({images}, *cc).mode != arch::RunMode::cannot_run) continue;
+        const std::string list = fmt::format("{}", fmt::join(fw.binary_archs, " "));
+        out.push_back(finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
+                              fmt::format("Its {} carries GPU code for {} only (read from its fatbin headers): neither SASS for "
+                                          "compute {} (nor for a lower {}.x) nor PTX the driver could compile for it, so kernels "
+                                          "fail with \"no kernel image is available for execution on the device\".",
+                                          host::basename(fw.binary_archs_source), list, g.compute_capability, cc->major),
+                              arch_fix(s, kb, fw, g),
+                              {{fw.binary_archs_source, "fatbin headers: " + list}, {"/sys/bus/pci/devices/" + g.bus_id, g.name}}));
+    }
+    return out;
+}
+
 std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
     for (const auto& fw : s.frameworks) {
+        if (!fw.binary_archs.empty()) {
+            auto found = arch_from_binary(s, kb, fw);
+            out.insert(out.end(), found.begin(), found.end());
+            continue;
+        }
         if (!fw.cuda || fw.cuda->empty()) continue;
         std::vector<std::string> sass;       // compute capabilities with kernels
         std::optional<std::string> ptx_from; // PTX that JIT-compiles for this capability and newer
@@ -114,14 +155,7 @@ std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
             if (has_sass || jit) continue;
             std::string list;
             for (const auto& a : sass) list += (list.empty() ? "" : " ") + ("sm_" + a.substr(0, a.find('.')) + a.substr(a.find('.') + 1));
-            std::string fix;
-            if (fw.name == "torch") {
-                const auto variant = best_torch_variant(s, kb, fw, g.compute_capability);
-                fix = variant.empty() ? "# no PyTorch wheel in the knowledge base carries this architecture: build from source with TORCH_CUDA_ARCH_LIST=" + g.compute_capability
-                                      : fmt::format("{} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/{}", python_of(fw), variant);
-            } else {
-                fix = fmt::format("{} -m pip install --upgrade 'tensorflow[and-cuda]'", python_of(fw));
-            }
+            const std::string fix = arch_fix(s, kb, fw, g);
             out.push_back(finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
                                   fmt::format("The build carries {}{}: the GPU's architecture is not among them, so kernels fail "
                                               "with \"no kernel image is available for execution on the device\" (PyTorch warns "
@@ -231,8 +265,9 @@ std::vector<Rule> framework_rules() {
         {"framework-cpu-only-build", "framework", "error", "an NVIDIA GPU is present but PyTorch / TensorFlow is a CPU-only build",
          "\"Torch not compiled with CUDA enabled\"; the fix installs the CUDA wheel the driver can run.", cpu_only_build},
         {"framework-gpu-arch-unsupported", "framework", "error", "the GPU's architecture is not in the framework build's list",
-         "Compares the GPU's compute capability with the architectures of the PyTorch wheel (data/pytorch_cuda.tsv) or "
-         "TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
+         "Compares the GPU's compute capability with the GPU code the framework's largest CUDA library carries (read from "
+         "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
+         "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
          gpu_arch_unsupported},
         {"tensorflow-cuda-mismatch", "framework", "error", "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
          "TensorFlow without [and-cuda] wheels loads the system's CUDA and cuDNN by major version.", tensorflow_cuda_mismatch},

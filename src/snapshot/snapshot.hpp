@@ -120,6 +120,12 @@ struct Framework {
     std::vector<std::string> cuda_archs;  ///< "sm_80", … where the build says
     std::vector<std::string> nvidia_wheels;  ///< "nvidia-cudnn-cu12==9.1.0.70", from Requires-Dist
     std::vector<Evidence> evidence;
+    /// The GPU code its largest CUDA library really carries, read from the fatbin headers of
+    /// binary_archs_source: "sm_80", "sm_90a", "compute_90". Empty when no library was found
+    /// (the rules then fall back to the KB) or when that library carries no GPU code (a note
+    /// says so).
+    std::vector<std::string> binary_archs;
+    std::string binary_archs_source;  ///< that library ("…/torch/lib/libtorch_cuda.so"), "" when none
     friend bool operator==(const Framework&, const Framework&) = default;
 };
 

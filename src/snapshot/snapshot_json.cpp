@@ -34,7 +34,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Cudnn, version, path, header_version, library_versions, location,
                                                 cuda_major, loader_visible, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, cudnn, python, interpreter,
-                                                cuda_archs, nvidia_wheels, evidence)
+                                                cuda_archs, nvidia_wheels, evidence, binary_archs, binary_archs_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Python, interpreter, version, site, has_headers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPathEntry, path, exists, empty, real_path, cuda_libraries)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderEntry, soname, path, arch, real_dir)

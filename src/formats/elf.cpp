@@ -1,0 +1,148 @@
+#include "formats/elf.hpp"
+
+#include "formats/byte_reader.hpp"
+
+namespace cudoctor::formats {
+namespace {
+
+constexpr std::uint64_t kFileHeaderSize = 64;
+constexpr std::uint64_t kSectionHeaderSize = 64;
+constexpr std::uint64_t kProgramHeaderSize = 56;
+constexpr std::uint16_t kSectionIndexExtended = 0xffff;  // SHN_XINDEX: the real index is in section 0
+// A section name longer than this is corruption (real names are under 100 bytes).
+constexpr std::uint64_t kMaxName = 4096;
+
+std::string num(std::uint64_t v) { return std::to_string(v); }
+
+Unexpected<Error> truncated(std::string_view what, std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
+    return fail(Errc::truncated, "truncated ELF: " + std::string(what) + " (offset " + num(offset) + ", " + num(length) +
+                                     " bytes) runs past the end of the file (" + num(size) + " bytes)");
+}
+
+/// Where a table of `count` entries of `entry_size` bytes at `offset` ends, or nullopt on overflow.
+std::optional<std::uint64_t> table_length(std::uint64_t count, std::uint64_t entry_size) {
+    return checked_mul(count, entry_size);
+}
+
+/// The NUL-terminated name at `index` of the name table [table_offset, table_offset + table_size).
+Expected<std::string> section_name(const ByteReader& in, std::uint64_t table_offset, std::uint64_t table_size,
+                                   std::uint32_t index) {
+    if (index >= table_size)
+        return fail(Errc::parse, "corrupt ELF: section name index " + num(index) + " is outside the name table (" +
+                                     num(table_size) + " bytes)");
+    const std::uint64_t avail = table_size - index;
+    const auto window = in.range(table_offset + index, avail < kMaxName ? avail : kMaxName);
+    if (!window) return truncated("section name table", table_offset, table_size, in.size());
+    const auto nul = window->find('\0');
+    if (nul == std::string_view::npos)
+        return fail(Errc::parse, "corrupt ELF: section name at index " + num(index) + " has no terminating NUL");
+    return std::string(window->substr(0, nul));
+}
+
+}  // namespace
+
+bool is_elf(std::string_view head) { return head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF"; }
+
+Expected<ElfFile> parse_elf(std::string_view bytes) {
+    const ByteReader in(bytes);
+    if (!is_elf(bytes)) return fail(Errc::parse, "not an ELF file");
+    if (bytes.size() < 7) return truncated("file header", 0, kFileHeaderSize, in.size());
+    if (bytes[4] == 1) return fail(Errc::unsupported, "32-bit ELF files are not supported (GPU code ships in 64-bit binaries)");
+    if (bytes[4] != 2) return fail(Errc::parse, "corrupt ELF: unknown ELF class " + num(static_cast<std::uint8_t>(bytes[4])));
+    if (bytes[5] == 2) return fail(Errc::unsupported, "big-endian ELF files are not supported");
+    if (bytes[5] != 1) return fail(Errc::parse, "corrupt ELF: unknown byte order " + num(static_cast<std::uint8_t>(bytes[5])));
+    if (bytes[6] != 1) return fail(Errc::unsupported, "ELF version " + num(static_cast<std::uint8_t>(bytes[6])) + " is not supported");
+    if (!in.contains(0, kFileHeaderSize)) return truncated("file header", 0, kFileHeaderSize, in.size());
+
+    ElfFile elf;
+    elf.type = *in.u16(0x10);
+    elf.machine = *in.u16(0x12);
+    const std::uint64_t phoff = *in.u64(0x20);
+    const std::uint64_t shoff = *in.u64(0x28);
+    const std::uint16_t phentsize = *in.u16(0x36);
+    const std::uint16_t phnum = *in.u16(0x38);
+    const std::uint16_t shentsize = *in.u16(0x3a);
+    std::uint64_t shnum = *in.u16(0x3c);
+    std::uint32_t shstrndx = *in.u16(0x3e);
+
+    if (phoff != 0 && phnum != 0) {
+        if (phentsize < kProgramHeaderSize)
+            return fail(Errc::parse, "corrupt ELF: program header entry size " + num(phentsize) + " (expected 56)");
+        const auto length = table_length(phnum, phentsize);
+        if (!length || !in.contains(phoff, *length)) return truncated("program header table", phoff, length.value_or(~0ull), in.size());
+        for (std::uint64_t i = 0; i < phnum; ++i) {
+            const std::uint64_t at = phoff + i * phentsize;
+            elf.segments.push_back({*in.u32(at), *in.u32(at + 4), *in.u64(at + 8), *in.u64(at + 0x20)});
+        }
+    }
+
+    if (shoff == 0) return elf;  // no section headers: a stripped-to-the-bone or odd binary
+    if (shentsize != kSectionHeaderSize)
+        return fail(Errc::parse, "corrupt ELF: section header entry size " + num(shentsize) + " (expected 64)");
+    if (!in.contains(shoff, kSectionHeaderSize)) return truncated("section header table", shoff, kSectionHeaderSize, in.size());
+    // More than 0xff00 sections: the count and the name-table index move into section 0.
+    if (shnum == 0) shnum = *in.u64(shoff + 0x20);
+    if (shstrndx == kSectionIndexExtended) shstrndx = *in.u32(shoff + 0x28);
+    const auto table = table_length(shnum, kSectionHeaderSize);
+    if (!table || !in.contains(shoff, *table))
+        return truncated("section header table of " + num(shnum) + " entries", shoff, table.value_or(~0ull), in.size());
+    if (shnum == 0) return elf;
+    if (shstrndx >= shnum)
+        return fail(Errc::parse, "corrupt ELF: section name table index " + num(shstrndx) + " is not below the section count " + num(shnum));
+
+    const std::uint64_t names_at = shoff + shstrndx * kSectionHeaderSize;
+    const std::uint64_t names_offset = *in.u64(names_at + 0x18);
+    const std::uint64_t names_size = *in.u64(names_at + 0x20);
+    const bool have_names = *in.u32(names_at + 4) != kElfSectionNobits && names_size > 0;
+    if (have_names && !in.contains(names_offset, names_size))
+        return truncated("section name table", names_offset, names_size, in.size());
+
+    elf.sections.reserve(static_cast<std::size_t>(shnum));
+    for (std::uint64_t i = 0; i < shnum; ++i) {
+        const std::uint64_t at = shoff + i * kSectionHeaderSize;
+        ElfSection s;
+        const std::uint32_t name_index = *in.u32(at);
+        s.type = *in.u32(at + 4);
+        s.flags = *in.u64(at + 8);
+        s.addr = *in.u64(at + 0x10);
+        s.offset = *in.u64(at + 0x18);
+        s.size = *in.u64(at + 0x20);
+        if (i != 0 && have_names) {
+            auto name = section_name(in, names_offset, names_size, name_index);
+            if (!name) return Unexpected<Error>(name.error());
+            s.name = std::move(*name);
+        }
+        elf.sections.push_back(std::move(s));
+    }
+    return elf;
+}
+
+const ElfSection* find_section(const ElfFile& elf, std::string_view name) {
+    for (const auto& s : elf.sections)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+Expected<std::string_view> section_bytes(std::string_view file, const ElfSection& section) {
+    if (!section.in_file()) return std::string_view();
+    const ByteReader in(file);
+    if (auto r = in.range(section.offset, section.size)) return *r;
+    return fail(Errc::truncated, "section " + (section.name.empty() ? std::string("(unnamed)") : section.name) + " (offset " +
+                                     num(section.offset) + ", " + num(section.size) +
+                                     " bytes) runs past the end of the file (" + num(file.size()) + " bytes)");
+}
+
+std::string elf_kind(const ElfFile& elf) {
+    switch (elf.type) {
+        case 1: return "relocatable object";
+        case 2: return "executable";
+        case 3:
+            for (const auto& p : elf.segments)
+                if (p.type == kElfSegmentInterp) return "executable";
+            return "shared object";
+        case 4: return "core file";
+        default: return "ELF type " + num(elf.type);
+    }
+}
+
+}  // namespace cudoctor::formats

@@ -1,0 +1,114 @@
+// `arch` on bad input: not an ELF, a truncated ELF, section headers past the end, fatbin sizes
+// that overflow, a missing path, a FIFO. Each gives one clear line and no crash or hang.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace cudoctor;
+
+namespace {
+
+std::string seed(const std::string& name) {  // a real nvcc object (the ELF fuzz corpus)
+    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/elf/" + name, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+template <class T> void put(std::string& s, std::size_t at, T v) { std::memcpy(s.data() + at, &v, sizeof v); }
+
+/// Offset of the .nv_fatbin bytes in sass.o: the first container magic.
+std::size_t fatbin_offset(const std::string& elf) { return elf.find(std::string("\x50\xed\x55\xba\x01\x00\x10\x00", 8)); }
+
+}  // namespace
+
+TEST(ArchHostile, NotAnElfNamedIsAnError) {
+    test::TempDir dir;
+    const auto script = dir.write("run.sh", "#!/bin/sh\necho hi\n");
+    auto run = test::run_cudoctor({"arch", "--gpu", "8.9", script.string()});
+    EXPECT_EQ(run.exit_code, 2) << run.describe();
+    EXPECT_EQ(run.err, "cudoctor arch: " + script.string() + ": not an ELF file\n");
+    auto j = test::run_cudoctor({"arch", "--json", "--gpu", "8.9", script.string()});
+    EXPECT_EQ(j.exit_code, 2);
+    auto parsed = nlohmann::json::parse(j.out);
+    EXPECT_EQ(parsed["errors"][0]["code"], "unparseable");
+}
+
+TEST(ArchHostile, NotAnElfInAWalkIsSkipped) {
+    test::TempDir dir;
+    dir.write("lib/run.sh", "#!/bin/sh\n", true);
+    dir.write("lib/libfake.so", "this is no ELF");
+    dir.write("lib/notes.txt", "text");
+    auto run = test::run_cudoctor({"arch", "--gpu", "8.9", (dir.path() / "lib").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.describe() << run.err;
+    EXPECT_NE(run.out.find("2 files skipped: not ELF"), std::string::npos) << run.out;
+}
+
+TEST(ArchHostile, TruncatedElf) {
+    test::TempDir dir;
+    const auto file = dir.write("cut.o", seed("sass.o").substr(0, 40));
+    auto run = test::run_cudoctor({"arch", "--gpu", "8.9", file.string()});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.err, "cudoctor arch: " + file.string() +
+                           ": truncated ELF: file header (offset 0, 64 bytes) runs past the end of the file (40 bytes)\n");
+}
+
+TEST(ArchHostile, SectionHeadersPastTheEnd) {
+    test::TempDir dir;
+    std::string bytes = seed("sass.o");
+    put<std::uint64_t>(bytes, 0x28, 1ull << 40);
+    const auto file = dir.write("far.o", bytes);
+    auto run = test::run_cudoctor({"arch", "--gpu", "8.9", file.string()});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("truncated ELF: section header table (offset 1099511627776, 64 bytes) runs past the end of the file"),
+              std::string::npos)
+        << run.err;
+}
+
+TEST(ArchHostile, OverflowingFatbinSizes) {
+    test::TempDir dir;
+    std::string bytes = seed("sass.o");
+    const auto at = fatbin_offset(bytes);
+    ASSERT_NE(at, std::string::npos);
+    std::string container = bytes, entry = bytes;
+    put<std::uint64_t>(container, at + 8, 0xFFFFFFFFFFFFFFF0ull);
+    put<std::uint64_t>(entry, at + 16 + 8, 0xFFFFFFFFFFFFFF00ull);
+    for (const auto& [name, content] : {std::pair<std::string, std::string>{"container.o", container}, {"entry.o", entry}}) {
+        const auto file = dir.write(name, content);
+        auto run = test::run_cudoctor({"arch", "--json", "--gpu", "8.9", file.string()});
+        ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.describe() << run.err;
+        auto j = nlohmann::json::parse(run.out);
+        ASSERT_EQ(j["files"].size(), 1u) << run.out;
+        const auto problems = j["files"][0]["problems"];
+        ASSERT_EQ(problems.size(), 1u) << run.out;
+        EXPECT_NE(problems[0].get<std::string>().find("runs past the end"), std::string::npos) << problems[0];
+        EXPECT_TRUE(j["files"][0]["targets"].empty());  // nothing trusted from a corrupt container
+        EXPECT_EQ(j["files"][0]["verdicts"][0]["verdict"], "cannot-run");
+    }
+}
+
+TEST(ArchHostile, MissingPathFifoAndEmptyFile) {
+    test::TempDir dir;
+    const std::string fifo = (dir.path() / "pipe").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto empty = dir.write("empty.so", "");
+    auto run = test::run_cudoctor({"arch", "--gpu", "8.9", "/no/such/file.so", fifo, empty.string()}, std::chrono::seconds(10));
+    EXPECT_FALSE(run.timed_out);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("/no/such/file.so: no such file or folder"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(fifo + ": not a regular file"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(empty.string() + ": not an ELF file"), std::string::npos) << run.err;
+}
+
+TEST(ArchHostile, UnknownGpuIsAUsageError) {
+    auto run = test::run_cudoctor({"arch", "--gpu", "Voodoo 3", "/bin/sh"});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("not a compute capability"), std::string::npos) << run.err;
+}
