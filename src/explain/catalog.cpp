@@ -1,0 +1,85 @@
+// Loading data/error_catalog.tsv (or its --kb override) into catalog rows.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <re2/re2.h>
+
+#include "common/text.hpp"
+#include "explain/causes.hpp"
+#include "explain/explain.hpp"
+#include "kb/embedded.hpp"
+#include "kb/table.hpp"
+
+namespace cudoctor::explain {
+
+namespace {
+
+constexpr std::string_view kCatalogFile = "error_catalog.tsv";
+constexpr std::uintmax_t kMaxCatalogBytes = 4u << 20;
+
+}  // namespace
+
+Expected<std::vector<CatalogRow>> parse_catalog(std::string_view name, std::string_view text) {
+    auto table = kb::Table::parse(name, text);
+    if (!table) return Unexpected<Error>(table.error());
+    if (auto ok = table->require_columns({"pattern", "cause", "confidence", "literal", "regex", "captures"}); !ok)
+        return Unexpected<Error>(ok.error());
+    std::vector<CatalogRow> rows;
+    std::set<std::string> ids;
+    RE2::Options options;
+    options.set_encoding(RE2::Options::EncodingLatin1);
+    options.set_log_errors(false);
+    for (const auto& raw : table->rows()) {
+        kb::RowView row(*table, raw);
+        CatalogRow r;
+        r.line = row.line();
+        r.pattern = row.text("pattern");
+        r.cause = row.text("cause");
+        r.confidence = row.text("confidence");
+        r.literal = row.text("literal");
+        r.regex = row.text("regex");
+        const std::string captures = row.text("captures");  // split() views into it: keep it alive
+        for (auto part : text::split(captures, ','))
+            if (auto t = text::trim(part); !t.empty()) r.captures.emplace_back(t);
+        if (r.pattern.empty()) return row.error("pattern", "empty");
+        if (!ids.insert(r.pattern).second) return row.error("pattern", "duplicated id '" + r.pattern + "'");
+        if (!find_cause(r.cause)) return row.error("cause", "unknown cause '" + r.cause + "'");
+        if (r.confidence != "high" && r.confidence != "medium" && r.confidence != "low")
+            return row.error("confidence", "must be high, medium or low");
+        if (r.literal.empty()) return row.error("literal", "empty");
+        RE2 re(r.regex, options);
+        if (!re.ok()) return row.error("regex", re.error());
+        if (static_cast<std::size_t>(re.NumberOfCapturingGroups()) != r.captures.size())
+            return row.error("captures", "names " + std::to_string(r.captures.size()) + " groups, the regex has " +
+                                             std::to_string(re.NumberOfCapturingGroups()));
+        rows.push_back(std::move(r));
+    }
+    if (rows.empty()) return fail(Errc::parse, std::string(name) + ": no patterns");
+    return rows;
+}
+
+Expected<std::vector<CatalogRow>> load_catalog(const std::optional<std::string>& kb_dir) {
+    if (kb_dir) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(*kb_dir, ec))
+            return fail(Errc::not_found, "knowledge-base directory " + *kb_dir + " does not exist");
+        const auto path = std::filesystem::path(*kb_dir) / kCatalogFile;
+        if (std::filesystem::is_regular_file(path, ec)) {
+            const auto size = std::filesystem::file_size(path, ec);
+            if (ec) return fail(Errc::io, "cannot read " + path.string() + ": " + ec.message());
+            if (size > kMaxCatalogBytes) return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
+            std::ifstream in(path, std::ios::binary);
+            std::ostringstream text;
+            text << in.rdbuf();
+            if (!in && !in.eof()) return fail(Errc::io, "cannot read " + path.string());
+            return parse_catalog(path.string(), text.str());
+        }
+    }
+    for (const auto& table : kb::embedded_tables())
+        if (table.name == kCatalogFile) return parse_catalog(table.name, table.text);
+    return fail(Errc::not_found, "table error_catalog.tsv is not embedded");
+}
+
+}  // namespace cudoctor::explain

@@ -1,0 +1,27 @@
+#pragma once
+// The causes `cudoctor explain` can name: what each one means, how it is fixed in general, and
+// how fundamental it is. The catalog (data/error_catalog.tsv) maps messages to these ids; the
+// machine tie-in (tie_in.hpp) then makes the explanation and the fix specific to a Snapshot.
+#include <string_view>
+#include <vector>
+
+namespace cudoctor::explain {
+
+struct CauseInfo {
+    std::string_view id;           ///< "driver-too-old"
+    int rank;                      ///< lower = more fundamental; causes are reported in this order
+    std::string_view layer;        ///< "driver", "toolkit", "framework", … (as the rules use)
+    std::string_view title;        ///< one line
+    std::string_view explanation;  ///< what the message means
+    std::vector<std::string_view> fix;  ///< the general fix, one step per entry
+    /// Causes this one is a consequence of when both are in the same log (a missing driver makes
+    /// CUDA unavailable, and an unavailable CUDA fails the test).
+    std::vector<std::string_view> follows_from;
+};
+
+/// Every cause, in rank order (most fundamental first).
+const std::vector<CauseInfo>& all_causes();
+/// The cause with this id, or nullptr.
+const CauseInfo* find_cause(std::string_view id);
+
+}  // namespace cudoctor::explain

@@ -1,0 +1,104 @@
+// The Reader: catalog rows → one formats::LogScanner → causes, root first.
+#include <algorithm>
+
+#include "explain/causes.hpp"
+#include "explain/explain.hpp"
+#include "formats/log_scan.hpp"
+
+namespace cudoctor::explain {
+
+namespace {
+
+constexpr std::size_t kMaxMatchedLines = 10;
+
+int strength(std::string_view confidence) { return confidence == "high" ? 2 : confidence == "medium" ? 1 : 0; }
+
+}  // namespace
+
+std::string Cause::value(const std::string& name) const {
+    auto it = values.find(name);
+    return it == values.end() || it->second.empty() ? std::string() : it->second.front();
+}
+
+Expected<Reader> Reader::create(std::vector<CatalogRow> rows) {
+    std::vector<formats::LogPattern> patterns;
+    patterns.reserve(rows.size());
+    for (const auto& r : rows) patterns.push_back({r.pattern, r.literal, r.regex});
+    auto scanner = formats::LogScanner::create(std::move(patterns));
+    if (!scanner) return Unexpected<Error>(scanner.error());
+    return Reader(std::move(rows), std::make_unique<formats::LogScanner>(std::move(*scanner)));
+}
+
+Reader::Reader(std::vector<CatalogRow> rows, std::unique_ptr<formats::LogScanner> scanner)
+    : m_rows(std::move(rows)), m_scanner(std::move(scanner)) {}
+Reader::Reader(Reader&&) noexcept = default;
+Reader& Reader::operator=(Reader&&) noexcept = default;
+Reader::~Reader() = default;
+
+void Reader::feed(std::string_view bytes) { m_scanner->feed(bytes); }
+void Reader::finish() { m_scanner->finish(); }
+std::size_t Reader::lines() const { return m_scanner->lines(); }
+std::size_t Reader::bytes() const { return m_scanner->bytes(); }
+
+std::vector<Cause> Reader::causes() const {
+    // Which causes a high or medium row found.
+    std::vector<int> best(all_causes().size(), -1);
+    auto cause_index = [](std::string_view id) {
+        const auto& all = all_causes();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].id == id) return i;
+        return all.size();
+    };
+    for (const auto& hit : m_scanner->hits()) {
+        const auto& row = m_rows[hit.pattern];
+        const auto ci = cause_index(row.cause);
+        if (ci < best.size()) best[ci] = std::max(best[ci], strength(row.confidence));
+    }
+    std::vector<Cause> causes;
+    for (std::size_t ci = 0; ci < best.size(); ++ci) {
+        if (best[ci] < 1) continue;
+        const auto& info = all_causes()[ci];
+        Cause c;
+        c.id = info.id;
+        c.rank = info.rank;
+        c.layer = info.layer;
+        c.confidence = best[ci] == 2 ? "high" : "medium";
+        c.title = info.title;
+        c.explanation = info.explanation;
+        for (auto f : info.fix) c.fix.emplace_back(f);
+        std::vector<MatchedLine> lines;
+        for (std::size_t p = 0; p < m_rows.size(); ++p)
+            if (m_rows[p].cause == info.id) c.match_count += m_scanner->match_count(p);
+        for (const auto& hit : m_scanner->hits()) {
+            const auto& row = m_rows[hit.pattern];
+            if (row.cause != info.id) continue;
+            lines.push_back({hit.line, hit.text, row.pattern});
+            for (std::size_t g = 0; g < hit.groups.size() && g < row.captures.size(); ++g) {
+                if (row.captures[g] == "-" || hit.groups[g].empty()) continue;
+                auto& v = c.values[row.captures[g]];
+                if (std::find(v.begin(), v.end(), hit.groups[g]) == v.end()) v.push_back(hit.groups[g]);
+            }
+        }
+        std::stable_sort(lines.begin(), lines.end(), [](const MatchedLine& a, const MatchedLine& b) { return a.line < b.line; });
+        for (auto& l : lines) {
+            if (!c.matched_lines.empty() && c.matched_lines.back().line == l.line) continue;  // one line, two rows
+            if (c.matched_lines.size() == kMaxMatchedLines) break;
+            c.matched_lines.push_back(std::move(l));
+        }
+        causes.push_back(std::move(c));
+    }
+    // all_causes() is in rank order, so `causes` is too; mark consequences of a present root.
+    for (auto& c : causes) {
+        const auto* info = find_cause(c.id);
+        for (const auto& other : causes) {
+            if (other.rank >= c.rank) break;
+            if (std::find(info->follows_from.begin(), info->follows_from.end(), other.id) != info->follows_from.end()) {
+                c.consequence_of = other.consequence_of.empty() ? other.id : other.consequence_of;
+                break;
+            }
+        }
+    }
+    return causes;
+}
+
+}  // namespace cudoctor::explain

@@ -1,0 +1,85 @@
+#include "explain/render.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace cudoctor::explain {
+
+namespace {
+
+const char* mark(const std::string& verdict) {
+    return verdict == "confirms" ? "✓" : verdict == "contradicts" ? "✗" : "·";
+}
+
+void indent_lines(std::ostream& out, const std::string& text, const char* prefix) {
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        out << prefix << text.substr(start, end - start) << "\n";
+        start = end + 1;
+    }
+}
+
+}  // namespace
+
+void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
+    if (causes.empty()) {
+        out << "No known CUDA error found in " << ctx.lines << (ctx.lines == 1 ? " line" : " lines")
+            << ": nothing in it matches cudoctor's error catalog.\n";
+        return;
+    }
+    std::size_t roots = 0;
+    for (const auto& c : causes) roots += c.consequence_of.empty();
+    out << causes.size() << (causes.size() == 1 ? " cause" : " causes") << " found in " << ctx.lines
+        << (ctx.lines == 1 ? " line" : " lines");
+    if (causes.size() > roots) out << " (" << roots << (roots == 1 ? " root" : " roots") << ", the rest follow from it)";
+    out << (ctx.machine.empty() ? ", not checked against a machine" : ", checked against " + ctx.machine) << "\n";
+    for (const auto& c : causes) {
+        out << "\n" << (c.consequence_of.empty() ? "● " : "  ↳ ") << c.id << ": " << c.title << "  [" << c.confidence << "]";
+        if (!c.consequence_of.empty()) out << "  (follows from " << c.consequence_of << ")";
+        out << "\n";
+        for (const auto& l : c.matched_lines) indent_lines(out, l.text, ("    line " + std::to_string(l.line) + ": ").c_str());
+        if (c.match_count > c.matched_lines.size())
+            out << "    … " << c.match_count << " matching lines in all\n";
+        out << "    what it means: " << c.explanation << "\n";
+        if (!c.evidence.empty()) {
+            out << "    on " << (ctx.machine.empty() ? "the machine" : ctx.machine) << ":\n";
+            for (const auto& f : c.evidence) out << "      " << mark(f.verdict) << " " << f.text << "\n";
+        }
+        if (!c.fix.empty()) {
+            out << "    fix:\n";
+            for (const auto& f : c.fix) out << "      " << f << "\n";
+        }
+    }
+}
+
+void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& c : causes) {
+        nlohmann::json lines = nlohmann::json::array();
+        for (const auto& l : c.matched_lines) lines.push_back({{"line", l.line}, {"text", l.text}, {"pattern", l.pattern}});
+        nlohmann::json evidence = nlohmann::json::array();
+        for (const auto& f : c.evidence) evidence.push_back({{"verdict", f.verdict}, {"fact", f.text}});
+        nlohmann::json j;
+        j["id"] = c.id;
+        j["confidence"] = c.confidence;
+        j["matched_lines"] = std::move(lines);
+        j["title"] = c.title;
+        j["explanation"] = c.explanation;
+        j["fix"] = c.fix;
+        j["evidence"] = std::move(evidence);
+        j["consequence_of"] = c.consequence_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.consequence_of);
+        j["layer"] = c.layer;
+        j["values"] = c.values;
+        j["match_count"] = c.match_count;
+        list.push_back(std::move(j));
+    }
+    nlohmann::json doc;
+    doc["causes"] = std::move(list);
+    doc["lines"] = ctx.lines;
+    doc["bytes"] = ctx.bytes;
+    doc["machine"] = ctx.machine.empty() ? nlohmann::json(nullptr) : nlohmann::json(ctx.machine);
+    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+}  // namespace cudoctor::explain

@@ -1,0 +1,96 @@
+// tie_to_machine: dispatch to the per-cause checks, then weigh the evidence.
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+
+#include "common/text.hpp"
+#include "explain/tie_in_util.hpp"
+
+namespace cudoctor::explain {
+
+namespace detail {
+
+void set_fix(Cause& c, const std::vector<std::string>& steps) {
+    c.fix.clear();
+    for (const auto& s : steps) add_fix_lines(c, s);
+}
+
+void add_fix_lines(Cause& c, std::string_view block) {
+    for (auto line : text::lines(block))
+        if (!text::trim(line).empty()) c.fix.emplace_back(line);
+}
+
+std::optional<int> soname_major(std::string_view soname) {
+    if (auto so = soname.find(".so."); so != std::string_view::npos) {
+        auto v = Version::parse(soname.substr(so + 4));
+        if (v) return v->major();
+        return std::nullopt;
+    }
+    // Windows: cudart64_110.dll (major 11, minor 0), cudnn64_8.dll, cublas64_12.dll.
+    if (auto us = soname.rfind('_'); us != std::string_view::npos) {
+        std::string digits;
+        for (char ch : soname.substr(us + 1)) {
+            if (!std::isdigit(static_cast<unsigned char>(ch))) break;
+            digits += ch;
+        }
+        if (digits.empty() || digits.size() > 3) return std::nullopt;
+        if (digits.size() == 3) digits.pop_back();  // 110 → 11 (the last digit is the minor)
+        return std::stoi(digits);
+    }
+    return std::nullopt;
+}
+
+std::optional<Version> cuda_from_code(std::string_view code) {
+    if (code.empty() || code.size() > 6 || !std::all_of(code.begin(), code.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+        return std::nullopt;
+    const int n = std::stoi(std::string(code));
+    return Version({n / 1000, (n % 1000) / 10});
+}
+
+std::string capability_of(std::string_view sm) {
+    std::string digits;
+    for (char ch : sm)
+        if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+    if (sm.find('.') != std::string_view::npos) {
+        auto dot = sm.find('.');
+        return std::string(text::trim(sm.substr(0, dot))) + "." + std::string(sm.substr(dot + 1, 1));
+    }
+    if (digits.size() < 2 || digits.size() > 3) return "";
+    return digits.substr(0, digits.size() - 1) + "." + digits.back();
+}
+
+}  // namespace detail
+
+void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb) {
+    using Tie = std::function<void(Cause&, const snapshot::Snapshot&, const kb::Kb&)>;
+    static const std::map<std::string, Tie> ties = {
+        {"driver-not-loaded", detail::tie_driver_not_loaded},
+        {"driver-lib-mismatch", detail::tie_driver_lib_mismatch},
+        {"driver-too-old", detail::tie_driver_too_old},
+        {"missing-libcuda", detail::tie_missing_libcuda},
+        {"wsl", detail::tie_wsl},
+        {"missing-cudart", detail::tie_missing_library},
+        {"missing-cudnn", detail::tie_missing_library},
+        {"missing-other-lib", detail::tie_missing_library},
+        {"no-kernel-image", detail::tie_no_kernel_image},
+        {"torch-cuda-unavailable", detail::tie_torch_cuda_unavailable},
+        {"unsupported-gcc", detail::tie_unsupported_gcc},
+        {"nvcc-not-found", detail::tie_nvcc_not_found},
+        {"cuda-version-mismatch-build", detail::tie_cuda_version_mismatch_build},
+        {"opencv-cuda", detail::tie_opencv_cuda},
+        {"cuda-oom", detail::tie_runtime_context},
+        {"async-error", detail::tie_runtime_context},
+        {"runfile-corrupt", detail::tie_runtime_context},
+        {"apt-conflict", detail::tie_runtime_context},
+    };
+    for (auto& c : causes) {
+        if (auto it = ties.find(c.id); it != ties.end()) it->second(c, snap, kb);
+        const bool confirmed = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "confirms"; });
+        const bool contradicted = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "contradicts"; });
+        if (confirmed && !contradicted) c.confidence = "high";
+        else if (contradicted && !confirmed) c.confidence = c.confidence == "high" ? "medium" : "low";
+    }
+}
+
+}  // namespace cudoctor::explain

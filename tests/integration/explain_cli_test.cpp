@@ -1,0 +1,204 @@
+// `cudoctor explain` as users run it: text, --log, standard input; exit codes; the JSON shape;
+// and the tie-in to fixture machines (--root) and saved snapshots (--snapshot).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "support/mutable_root.hpp"
+#include "support/temp_dir.hpp"
+
+namespace cudoctor::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kRoots = CUDOCTOR_ROOTS_DIR;
+const std::string kErrors = std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/errors";
+
+json explain_json(const std::vector<std::string>& args, int expected_exit = 0) {
+    std::vector<std::string> full = {"explain", "--json"};
+    full.insert(full.end(), args.begin(), args.end());
+    auto run = run_cudoctor(full);
+    EXPECT_EQ(run.exit_code, expected_exit) << run.describe() << "\n" << run.err << run.out;
+    return json::parse(run.out);
+}
+
+const json* cause(const json& doc, const std::string& id) {
+    for (const auto& c : doc["causes"])
+        if (c["id"] == id) return &c;
+    return nullptr;
+}
+
+std::string facts(const json& c, const std::string& verdict) {
+    std::string out;
+    for (const auto& e : c["evidence"])
+        if (e["verdict"] == verdict) out += e["fact"].get<std::string>() + "\n";
+    return out;
+}
+
+std::string fixes(const json& c) {
+    std::string out;
+    for (const auto& f : c["fix"]) out += f.get<std::string>() + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST(ExplainCli, TextArgumentGivesTheIssueJsonShape) {
+    auto doc = explain_json({"--no-machine", "RuntimeError: CUDA error: no kernel image is available for execution on the device"});
+    ASSERT_EQ(doc["causes"].size(), 1u);
+    const auto& c = doc["causes"][0];
+    for (const char* key : {"id", "confidence", "matched_lines", "title", "explanation", "fix", "evidence"})
+        EXPECT_TRUE(c.contains(key)) << key;
+    EXPECT_EQ(c["id"], "no-kernel-image");
+    EXPECT_EQ(c["confidence"], "high");
+    EXPECT_EQ(c["matched_lines"][0]["line"], 1);
+    EXPECT_TRUE(doc["machine"].is_null());
+}
+
+TEST(ExplainCli, NothingMatchedExitsOneAndSaysSo) {
+    auto run = run_cudoctor({"explain", "--no-machine", "error: expected ';' before '}' token (cuda_utils.cpp:12)"});
+    EXPECT_EQ(run.exit_code, 1) << run.describe();
+    EXPECT_NE(run.out.find("No known CUDA error found in 1 line"), std::string::npos) << run.out;
+    auto doc = explain_json({"--no-machine", "all 12 tests passed"}, 1);
+    EXPECT_TRUE(doc["causes"].empty());
+}
+
+TEST(ExplainCli, ReadsALogFileAndReportsTheRootFirst) {
+    TempDir tmp;
+    const auto log = tmp.write("pytest.log",
+                               "============================= test session starts ==============================\n"
+                               "collected 3 items\n\n"
+                               "tests/test_model.py::test_forward FAILED                                   [ 33%]\n"
+                               "E       RuntimeError: No CUDA GPUs are available\n"
+                               "/usr/lib/python3/dist-packages/torch/cuda/__init__.py:118: UserWarning: CUDA initialization: "
+                               "The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver\n"
+                               "=========================== 1 failed, 2 passed in 1.32s ===========================\n");
+    auto doc = explain_json({"--no-machine", "--log", log.string()});
+    ASSERT_EQ(doc["causes"].size(), 2u) << doc.dump(2);
+    EXPECT_EQ(doc["causes"][0]["id"], "driver-too-old");
+    EXPECT_EQ(doc["causes"][0]["matched_lines"][0]["line"], 6);
+    EXPECT_EQ(doc["causes"][1]["id"], "torch-cuda-unavailable");
+    EXPECT_EQ(doc["causes"][1]["consequence_of"], "driver-too-old");
+    EXPECT_EQ(doc["lines"], 7);
+}
+
+TEST(ExplainCli, UnreadableInputIsAUsageError) {
+    auto missing = run_cudoctor({"explain", "--log", "/nonexistent/build.log"});
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("cannot open log /nonexistent/build.log"), std::string::npos) << missing.err;
+    TempDir tmp;
+    auto folder = run_cudoctor({"explain", "--log", tmp.str()});
+    EXPECT_EQ(folder.exit_code, 2);
+    EXPECT_NE(folder.err.find("it is a folder"), std::string::npos) << folder.err;
+    auto both = run_cudoctor({"explain", "--log", "x.log", "some text"});
+    EXPECT_EQ(both.exit_code, 2);
+    auto bad_snapshot = run_cudoctor({"explain", "--snapshot", tmp.write("s.json", "{not json").string(), "CUDA out of memory."});
+    EXPECT_EQ(bad_snapshot.exit_code, 2) << bad_snapshot.err;
+    auto json_error = run_cudoctor({"explain", "--json", "--log", "/nonexistent/x"});
+    EXPECT_EQ(json::parse(json_error.err)["error"]["code"], "not found");
+}
+
+TEST(ExplainCli, JunkAndMegabyteLinesAreReadInFullWithoutStalling) {
+    TempDir tmp;
+    std::string junk;
+    for (int i = 0; i < (4 << 20); ++i) junk += static_cast<char>((i * 2654435761u) >> 24);
+    junk += "\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n";
+    junk += std::string(3u << 20, 'z');  // a last line of 3 MB without a newline
+    const auto log = tmp.write("junk.bin", junk);
+    auto doc = explain_json({"--no-machine", "--log", log.string()});
+    ASSERT_NE(cause(doc, "missing-cudart"), nullptr) << doc.dump(2);
+    EXPECT_EQ(doc["bytes"], junk.size());
+}
+
+// --- tie-in: the cause checked against fixture machines -------------------------------------
+
+TEST(ExplainMachine, CudnnFoundByTheLoaderContradictsTheMissingLibrary) {
+    auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "ImportError: libcudnn.so.9: cannot open shared object file"});
+    const json* c = cause(doc, "missing-cudnn");
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(facts(*c, "contradicts").find("cuDNN 9.1.0 (toolkit) in /usr/local/cuda-12.4/targets/x86_64-linux/lib"), std::string::npos)
+        << c->dump(2);
+    EXPECT_EQ((*c)["confidence"], "medium");  // contradicted by this machine
+}
+
+TEST(ExplainMachine, CudnnOutsideTheLoaderPathIsLocatedAndTheFixNamesItsFolder) {
+    // The same machine, but ldconfig never ran for the toolkit folder and the shell has no
+    // LD_LIBRARY_PATH: cuDNN 9 is there, unseen.
+    MutableRoot root("ubuntu2204-rtx4060ti");
+    root.remove("/etc/ld.so.cache").env("LD_LIBRARY_PATH", std::nullopt);
+    auto doc = explain_json({"--root", root.path().string(), "--log", kErrors + "/missing-cudnn/heygem-linux-python-hack-5.log"});
+    const json* c = cause(doc, "missing-cudnn");
+    ASSERT_NE(c, nullptr) << doc.dump(2);
+    const auto confirmed = facts(*c, "confirms");
+    EXPECT_NE(confirmed.find("cuDNN 9 is on this machine, in /usr/local/cuda-12.4/targets/x86_64-linux/lib"), std::string::npos) << c->dump(2);
+    EXPECT_NE(confirmed.find("neither in the loader cache"), std::string::npos);
+    EXPECT_NE(fixes(*c).find("export LD_LIBRARY_PATH=/usr/local/cuda-12.4/targets/x86_64-linux/lib:$LD_LIBRARY_PATH"), std::string::npos);
+    EXPECT_EQ((*c)["confidence"], "high");
+}
+
+TEST(ExplainMachine, NoKernelImageComparesThisGpuWithTheBuild) {
+    // RTX 4060 Ti (sm_89) against a log from an RTX 5090 (sm_120) whose build stops at sm_90.
+    auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrors + "/no-kernel-image/applio-1006.log"});
+    const json* c = cause(doc, "no-kernel-image");
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(facts(*c, "context").find("the log's GPU is sm_120; this machine's GeForce RTX 4060 Ti is sm_89"), std::string::npos) << c->dump(2);
+    // The build in the log carries sm_86 and sm_90 but not sm_89: it would fail here too.
+    EXPECT_NE(facts(*c, "confirms").find("sm_89 is not among the architectures the build in the log carries"), std::string::npos)
+        << c->dump(2);
+}
+
+TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
+    auto doc = explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrors + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    const json* c = cause(doc, "driver-lib-mismatch");
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(facts(*c, "confirms").find("the loaded kernel module is 535.183.01 but the user-space libraries are 545.29.06"), std::string::npos)
+        << c->dump(2);
+    EXPECT_NE(fixes(*c).find("sudo reboot"), std::string::npos);
+    EXPECT_EQ((*c)["confidence"], "high");
+    // On a healthy machine the same log is contradicted.
+    auto healthy = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrors + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    EXPECT_NE(facts(*cause(healthy, "driver-lib-mismatch"), "contradicts").find("both 550.54.15"), std::string::npos);
+}
+
+TEST(ExplainMachine, DriverNotLoadedOnTheNouveauMachine) {
+    auto doc = explain_json({"--root", kRoots + "/nouveau", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."});
+    const json* c = cause(doc, "driver-not-loaded");
+    ASSERT_NE(c, nullptr);
+    const auto confirmed = facts(*c, "confirms");
+    EXPECT_NE(confirmed.find("no nvidia kernel module is loaded"), std::string::npos) << c->dump(2);
+    EXPECT_NE(confirmed.find("nouveau"), std::string::npos) << c->dump(2);
+    EXPECT_NE(fixes(*c).find("blacklist nouveau"), std::string::npos);
+}
+
+TEST(ExplainMachine, WslCausesAreCheckedAgainstThePlatform) {
+    auto wsl = explain_json({"--root", kRoots + "/wsl2", "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"});
+    EXPECT_NE(facts(*cause(wsl, "wsl"), "confirms").find("this machine is WSL2"), std::string::npos) << wsl.dump(2);
+    auto not_wsl = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"});
+    EXPECT_NE(facts(*cause(not_wsl, "wsl"), "contradicts").find("not WSL2"), std::string::npos);
+}
+
+TEST(ExplainMachine, SavedSnapshotOfTheFailingMachineGivesTheSameAnswer) {
+    TempDir tmp;
+    auto snap = run_cudoctor({"check", "--root", kRoots + "/driver-mismatch", "--json"});
+    ASSERT_TRUE(snap.exit_code == 0 || snap.exit_code == 1) << snap.err;
+    const auto file = tmp.write("driver-mismatch.json", snap.out);
+    auto doc = explain_json({"--snapshot", file.string(), "Failed to initialize NVML: Driver/library version mismatch"});
+    EXPECT_EQ(doc["machine"], "snapshot " + file.string());
+    EXPECT_NE(facts(*cause(doc, "driver-lib-mismatch"), "confirms").find("535.183.01"), std::string::npos) << doc.dump(2);
+}
+
+TEST(ExplainMachine, UnsupportedGccUsesTheLimitFromTheMessage) {
+    auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti",
+                             "/usr/local/cuda/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! "
+                             "gcc versions later than 8 are not supported!"});
+    const json* c = cause(doc, "unsupported-gcc");
+    ASSERT_NE(c, nullptr);
+    EXPECT_NE(facts(*c, "context").find("nvcc accepts gcc up to 8"), std::string::npos) << c->dump(2);
+    EXPECT_NE(facts(*c, "confirms").find("newer than 8"), std::string::npos) << c->dump(2);
+}
+
+}  // namespace cudoctor::test

@@ -1,0 +1,175 @@
+// The error catalog against the real error outputs of tests/fixtures/errors/: every cause has at
+// least four real reports, each one is recognised, the ordinary logs stay silent, and the
+// literal prefilter never hides a match.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <re2/re2.h>
+
+#include "common/text.hpp"
+#include "explain/causes.hpp"
+#include "explain/explain.hpp"
+
+namespace fs = std::filesystem;
+using namespace cudoctor::explain;
+
+namespace {
+
+const fs::path kErrors = fs::path(CUDOCTOR_SOURCE_DIR) / "tests/fixtures/errors";
+
+std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<Cause> explain_text(std::string_view text) {
+    auto rows = load_catalog(std::nullopt);
+    EXPECT_TRUE(rows) << rows.error().message;
+    auto reader = Reader::create(std::move(*rows));
+    EXPECT_TRUE(reader) << reader.error().message;
+    reader->feed(text);
+    reader->finish();
+    return reader->causes();
+}
+
+std::vector<std::string> ids(const std::vector<Cause>& causes) {
+    std::vector<std::string> out;
+    for (const auto& c : causes) out.push_back(c.id);
+    return out;
+}
+
+}  // namespace
+
+TEST(ExplainCatalog, EmbeddedCatalogLoadsAndNamesOnlyKnownCauses) {
+    auto rows = load_catalog(std::nullopt);
+    ASSERT_TRUE(rows) << rows.error().message;
+    EXPECT_GT(rows->size(), 60u);
+    std::set<std::string> causes;
+    for (const auto& r : *rows) causes.insert(r.cause);
+    // Every cause the issue names can be reached from some message.
+    for (const auto& c : all_causes()) EXPECT_TRUE(causes.count(std::string(c.id))) << c.id;
+}
+
+TEST(ExplainCatalog, MalformedCatalogsAreRefusedWithFileAndLine) {
+    const std::string head = "# source: test\npattern\tcause\tconfidence\tliteral\tregex\tcaptures\n";
+    auto unknown = parse_catalog("c.tsv", head + "p\tno-such-cause\thigh\tabc\tabc\t\n");
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.error().message.find("c.tsv:3"), std::string::npos) << unknown.error().message;
+    EXPECT_NE(unknown.error().message.find("unknown cause"), std::string::npos);
+    auto groups = parse_catalog("c.tsv", head + "p\twsl\thigh\tabc\t(a)(b)c\tonly_one\n");
+    ASSERT_FALSE(groups);
+    EXPECT_NE(groups.error().message.find("captures"), std::string::npos);
+    EXPECT_FALSE(parse_catalog("c.tsv", head + "p\twsl\tsure\tabc\tabc\t\n"));
+    EXPECT_FALSE(parse_catalog("c.tsv", head + "p\twsl\thigh\tabc\t(abc\t\n"));
+    EXPECT_FALSE(parse_catalog("c.tsv", head + "p\twsl\thigh\tabc\tabc\t\np\twsl\thigh\tabc\tabc\t\n"));
+}
+
+TEST(ExplainCatalog, OverrideDirectoryReplacesTheCatalog) {
+    const auto dir = fs::temp_directory_path() / ("cudoctor-catalog-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "error_catalog.tsv") << "# source: a test override\npattern\tcause\tconfidence\tliteral\tregex\tcaptures\n"
+                                              << "only\twsl\thigh\tmagic words\tmagic words\t\n";
+    auto rows = load_catalog(dir.string());
+    fs::remove_all(dir);
+    ASSERT_TRUE(rows) << rows.error().message;
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_EQ(rows->front().pattern, "only");
+    EXPECT_FALSE(load_catalog("/nonexistent/kb"));
+}
+
+TEST(ExplainCatalog, EveryCauseHasFourRealReportsThatItRecognises) {
+    std::map<std::string, int> per_cause;
+    for (const auto& dir : fs::directory_iterator(kErrors)) {
+        if (!dir.is_directory() || dir.path().filename() == "none") continue;
+        const std::string cause = dir.path().filename().string();
+        ASSERT_NE(find_cause(cause), nullptr) << "fixture folder of an unknown cause: " << cause;
+        for (const auto& f : fs::directory_iterator(dir)) {
+            SCOPED_TRACE(f.path().string());
+            const auto text = read(f.path());
+            ASSERT_TRUE(cudoctor::text::starts_with(text, "# source: https://github.com/")) << "name the bug report";
+            const auto found = ids(explain_text(text));
+            EXPECT_NE(std::find(found.begin(), found.end(), cause), found.end());
+            ++per_cause[cause];
+        }
+    }
+    for (const auto& c : all_causes()) EXPECT_GE(per_cause[std::string(c.id)], 4) << c.id;
+}
+
+TEST(ExplainCatalog, OrdinaryLogsStaySilent) {
+    int files = 0;
+    for (const auto& f : fs::directory_iterator(kErrors / "none")) {
+        SCOPED_TRACE(f.path().string());
+        EXPECT_TRUE(ids(explain_text(read(f.path()))).empty());
+        ++files;
+    }
+    EXPECT_GE(files, 5);
+    // Near misses written by hand: CUDA words, "error", library names that load fine.
+    EXPECT_TRUE(ids(explain_text("cudaErrorInsufficientDriver = 35,\n"
+                                 "    CUDA_ERROR_OUT_OF_MEMORY                  = 2,\n"
+                                 "libcudnn.so.9 => /usr/lib/x86_64-linux-gnu/libcudnn.so.9 (0x00007f)\n"
+                                 "0 errors, 0 warnings; cuda tests passed\n"
+                                 "UserWarning: The detected CUDA version (12.2) has a minor version mismatch with the version "
+                                 "that was used to compile PyTorch (12.1). Most likely this shouldn't be a problem.\n"))
+                    .empty());
+}
+
+TEST(ExplainCatalog, PrefilterLiteralIsInEveryMatchOfTheFixtures) {
+    auto rows = load_catalog(std::nullopt);
+    ASSERT_TRUE(rows);
+    RE2::Options o;
+    o.set_encoding(RE2::Options::EncodingLatin1);
+    for (const auto& dir : fs::recursive_directory_iterator(kErrors)) {
+        if (!dir.is_regular_file()) continue;
+        const auto text = read(dir.path());
+        const auto lines = cudoctor::text::lines(text);
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const std::string window = std::string(lines[i]) + (i + 1 < lines.size() ? "\n" + std::string(lines[i + 1]) : "");
+            for (const auto& r : *rows) {
+                RE2 re(r.regex, o);
+                re2::StringPiece m;
+                if (RE2::PartialMatch(window, re) && re.Match(window, 0, window.size(), RE2::UNANCHORED, &m, 1))
+                    EXPECT_NE(std::string(m.data(), m.size()).find(r.literal), std::string::npos)
+                        << r.pattern << " matched without its literal in " << dir.path();
+            }
+        }
+    }
+}
+
+TEST(ExplainCatalog, RootCauseComesFirstAndConsequencesPointToIt) {
+    // A cascade as a pytest log shows it: no driver → CUDA unavailable → a failed assertion.
+    const auto causes = explain_text(
+        "tests/test_gpu.py::test_matmul FAILED\n"
+        "E   RuntimeError: No CUDA GPUs are available\n"
+        "E   UserWarning: CUDA initialization: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+        "and installed a driver\n");
+    ASSERT_EQ(ids(causes), (std::vector<std::string>{"driver-not-loaded", "torch-cuda-unavailable"}));
+    EXPECT_EQ(causes[0].consequence_of, "");
+    EXPECT_EQ(causes[1].consequence_of, "driver-not-loaded");
+    // The generic "asynchronously reported" hint follows the specific error it accompanies.
+    const auto nki = explain_text("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+                                  "CUDA kernel errors might be asynchronously reported at some other API call\n");
+    ASSERT_EQ(ids(nki), (std::vector<std::string>{"no-kernel-image", "async-error"}));
+    EXPECT_EQ(nki[1].consequence_of, "no-kernel-image");
+}
+
+TEST(ExplainCatalog, ValuesAreReadOutOfTheMessages) {
+    auto c = explain_text("The NVIDIA driver on your system is too old (found version 11040).\n"
+                          "host_config.h:139:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!\n"
+                          "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+                          "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n");
+    std::map<std::string, Cause> by_id;
+    for (auto& x : c) by_id[x.id] = x;
+    EXPECT_EQ(by_id["driver-too-old"].value("driver_cuda_code"), "11040");
+    EXPECT_EQ(by_id["unsupported-gcc"].value("gcc_max"), "12");
+    EXPECT_EQ(by_id["no-kernel-image"].value("sm"), "sm_120");
+    EXPECT_EQ(by_id["missing-cudart"].value("soname"), "libcudart.so.11.0");
+    // A low-confidence row alone makes no cause.
+    EXPECT_TRUE(explain_text("NVML library version: 550.144\n").empty());
+}
