@@ -1,0 +1,69 @@
+// The real `cudoctor verify-installer` binary: exit codes (0 good, 1 bad, 2 usage), --json, the
+// text verdict, and no progress bar when stderr is not a terminal.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "unit/installer_archives.hpp"
+
+namespace cudoctor::test {
+
+TEST(VerifyInstallerCli, GoodArchiveJson) {
+    TempDir t;
+    const auto f = make_makeself(t, "cuda_12.9.1_575.57.08_linux.run", {"--xz", "--sha256"}, "CUDA Installer", "pkg");
+    const auto sha = tool({"/usr/bin/sha256sum", f.string()}).substr(0, 64);
+    auto run = run_cudoctor({"verify-installer", f.string(), "--json", "--sha256", sha});
+    ASSERT_EQ(run.exit_code, 0) << run.describe() << run.out << run.err;
+    EXPECT_EQ(run.err, "");  // no progress bar off a terminal
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["verdict"], "good");
+    EXPECT_EQ(j["kind"], "makeself");
+    EXPECT_EQ(j["makeself"]["label"], "CUDA Installer");
+    EXPECT_EQ(j["makeself"]["version"], "2.4.5");
+    EXPECT_EQ(j["makeself"]["compression"], "xz");
+    EXPECT_EQ(j["names"]["cuda"], "12.9.1");
+    EXPECT_EQ(j["names"]["driver"], "575.57.08");
+    EXPECT_EQ(j["bytes_read"], std::filesystem::file_size(f));
+    bool user_sha_ok = false;
+    for (const auto& c : j["checks"])
+        if (c["name"] == "user-sha256" && c["status"] == "ok") user_sha_ok = true;
+    EXPECT_TRUE(user_sha_ok) << j.dump(2);
+}
+
+TEST(VerifyInstallerCli, TruncatedArchiveText) {
+    TempDir t;
+    const auto f = make_makeself(t, "cuda_12.4.0_550.54.14_linux.run");
+    cut_tail(f, 10);
+    auto run = run_cudoctor({"verify-installer", f.string()});
+    EXPECT_EQ(run.exit_code, 1) << run.describe() << run.out << run.err;
+    EXPECT_NE(run.out.find("verdict: cut short"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("fix: resume it (the bytes so far are good): wget -c -O " + f.string() +
+                           " https://developer.download.nvidia.com/compute/cuda/12.4.0/local_installers/cuda_12.4.0_550.54.14_linux.run"),
+              std::string::npos)
+        << run.out;
+}
+
+TEST(VerifyInstallerCli, UsageErrors) {
+    TempDir t;
+    auto run = run_cudoctor({"verify-installer", (t.path() / "missing.run").string()});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_NE(run.err.find("cannot open"), std::string::npos) << run.err;
+    const auto f = t.write("x.run", "data");
+    run = run_cudoctor({"verify-installer", f.string(), "--sha256", "xyz", "--json"});
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(nlohmann::json::parse(run.out)["error"]["code"], "usage error");
+    run = run_cudoctor({"verify-installer"});
+    EXPECT_EQ(run.exit_code, 2);
+    run = run_cudoctor({"verify-installer", f.string(), "--sha256", std::string(64, 'a'), "--md5", std::string(32, 'a')});
+    EXPECT_EQ(run.exit_code, 2);  // one expected digest at a time
+}
+
+TEST(VerifyInstallerCli, ErrorPageIsBadNotUsage) {
+    TempDir t;
+    const auto f = t.write("cuda.run", "<html><title>Access Denied</title></html>");
+    auto run = run_cudoctor({"verify-installer", f.string()});
+    EXPECT_EQ(run.exit_code, 1) << run.out;
+    EXPECT_NE(run.out.find("an HTML page: \"Access Denied\""), std::string::npos) << run.out;
+}
+
+}  // namespace cudoctor::test
