@@ -127,7 +127,8 @@ void tie_no_kernel_image(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
     }
     const std::string log_cc = capability_of(c.value("sm"));
     std::set<std::string> built;  // capabilities the log says the build carries
-    for (auto tok : text::split(c.value("supported_archs"), ' '))
+    const std::string supported = c.value("supported_archs");  // split() returns views into it
+    for (auto tok : text::split(supported, ' '))
         if (text::starts_with(tok, "sm_")) built.insert(capability_of(tok));
     std::vector<std::string> fix;
     for (const auto& g : snap.gpus) {
