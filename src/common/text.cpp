@@ -81,4 +81,13 @@ std::string printable(std::string_view s, std::size_t max) {
     return out;
 }
 
+std::string shell_quote(std::string_view word) {
+    if (!word.empty() &&
+        word.find_first_of(" \t\n'\"$`\\!&;|<>()*?[]{}~#") == std::string_view::npos)
+        return std::string(word);
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
+    return out + "'";
+}
+
 }  // namespace cudoctor::text

@@ -17,5 +17,8 @@ std::vector<std::string_view> lines(std::string_view s);
 std::string to_lower(std::string_view s);
 /// Printable form of arbitrary bytes for an error line: control bytes become '?', cut at `max`.
 std::string printable(std::string_view s, std::size_t max = 120);
+/// One word for a POSIX shell: returned as is when it holds nothing the shell would expand or
+/// split, otherwise in single quotes (an inner ' becomes '\\'').
+std::string shell_quote(std::string_view word);
 
 }  // namespace cudoctor::text

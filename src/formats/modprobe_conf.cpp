@@ -25,7 +25,7 @@ std::string_view next_word(std::string_view& rest) {
     return word;
 }
 
-void apply(std::string_view line, ModprobeConf& conf) {
+void apply_line(std::string_view line, ModprobeConf& conf) {
     std::string_view rest = line;
     const auto command = next_word(rest);
     if (command.empty() || command[0] == '#') return;
@@ -61,10 +61,10 @@ ModprobeConf parse_modprobe_conf(std::string_view text) {
             continue;
         }
         logical.append(line);
-        apply(logical, conf);
+        apply_line(logical, conf);
         logical.clear();
     }
-    if (!logical.empty()) apply(logical, conf);
+    if (!logical.empty()) apply_line(logical, conf);
     return conf;
 }
 

@@ -1,5 +1,6 @@
 #include "installer/verdict_text.hpp"
 
+#include "common/text.hpp"
 #include "installer/disk.hpp"
 
 namespace cudoctor::installer {
@@ -8,17 +9,11 @@ namespace {
 // Below this much free space a cut or empty download is most likely a full disk.
 constexpr std::uint64_t kNearlyFull = 64u << 20;
 
-std::string quoted(const std::string& path) {
-    if (path.find_first_of(" \t'\"$`\\!&;|<>()*?[]{}") == std::string::npos) return path;
-    std::string out = "'";
-    for (char c : path) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 }  // namespace
 
 void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it_sits) {
-    const auto file = quoted(r.path);
+    const auto file = text::shell_quote(r.path);
     auto url = official_url(r.path, r.name);
     const bool known_url = !url.empty();
     if (!known_url) url = "URL";
