@@ -21,6 +21,17 @@ int main(int argc, char** argv) {
         cudoctor::commands::add_arch_command(app),
         cudoctor::commands::add_verify_command(app),
         cudoctor::commands::add_verify_installer_command(app),
+        cudoctor::commands::add_list_command(app),
+        cudoctor::commands::add_use_command(app),
+        cudoctor::commands::add_init_command(app),
+        cudoctor::commands::add_switch_command(app),
+        cudoctor::commands::add_modulefile_command(app),
+        cudoctor::commands::add_uninstall_command(app),
+        cudoctor::commands::add_plan_command(app),
+        cudoctor::commands::add_compare_command(app),
+        cudoctor::commands::add_opencv_command(app),
+        cudoctor::commands::add_watch_command(app),
+        cudoctor::commands::add_fleet_command(app),
     };
 
     try {

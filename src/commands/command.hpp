@@ -20,5 +20,17 @@ Command add_explain_command(CLI::App& app);           // commands/explain.cpp
 Command add_arch_command(CLI::App& app);              // commands/arch.cpp
 Command add_verify_command(CLI::App& app);            // commands/verify.cpp
 Command add_verify_installer_command(CLI::App& app);  // commands/verify_installer.cpp
+// Several toolkits side by side.
+Command add_list_command(CLI::App& app);        // commands/list.cpp
+Command add_use_command(CLI::App& app);         // commands/use.cpp
+Command add_init_command(CLI::App& app);        // commands/use.cpp (the shell function for `use`)
+Command add_switch_command(CLI::App& app);      // commands/switch.cpp
+Command add_modulefile_command(CLI::App& app);  // commands/modulefile.cpp
+Command add_uninstall_command(CLI::App& app);   // commands/uninstall.cpp
+Command add_plan_command(CLI::App& app);        // commands/plan.cpp
+Command add_compare_command(CLI::App& app);     // commands/compare.cpp
+Command add_opencv_command(CLI::App& app);      // commands/opencv.cpp
+Command add_watch_command(CLI::App& app);       // commands/watch.cpp
+Command add_fleet_command(CLI::App& app);       // commands/fleet.cpp
 
 }  // namespace cudoctor::commands
