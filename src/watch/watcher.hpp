@@ -1,0 +1,47 @@
+#pragma once
+// The watch loop: every interval one NVML sample (isolated child), its rows appended to the
+// watch folder, new driver reports from the kernel log, the launched command's output moved and
+// scanned; until the duration, the watched process's or command's end, or SIGINT/SIGTERM/SIGHUP.
+#include <chrono>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "host/host.hpp"
+
+namespace cudoctor::watch {
+
+struct WatchOptions {
+    std::optional<unsigned> pid;                 ///< watch this process (and its children)
+    std::vector<std::string> command;            ///< or launch this one
+    std::chrono::milliseconds interval{10000};
+    std::optional<std::chrono::milliseconds> duration;
+    std::string out_dir;
+    std::optional<std::string> kernel_log;       ///< --kernel-log FILE
+    std::chrono::milliseconds sample_timeout{10000};
+    /// CUDOCTOR_OVERRIDE_WATCH_STEP: samples are stamped this far apart on a simulated clock
+    /// (replays of recorded series, faster than real time); the duration counts on that clock.
+    std::optional<std::chrono::milliseconds> clock_step;
+    bool live_status = false;                    ///< a one-line status on stderr (a terminal)
+    int echo_fd = 1;                             ///< where the launched command's output goes
+};
+
+/// How the loop ended.
+struct WatchEnd {
+    bool interrupted = false;        ///< by SIGINT/SIGTERM/SIGHUP
+    std::string why;                 ///< "duration reached", "process 4242 ended", "command exited", "interrupted"
+    std::size_t samples = 0;
+};
+
+/// Runs the loop, writing into options.out_dir (which must not hold a watch yet). Errc::usage
+/// for a folder that holds a watch, a --pid that is not running; Errc::io when the folder or a
+/// row cannot be written, or the command cannot be started.
+[[nodiscard]] Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& options);
+
+/// "10s" "250ms" "1.5h" "24h" "2m" "1d" → milliseconds. Errc::usage for anything else, zero, or
+/// more than 366 days.
+[[nodiscard]] Expected<std::chrono::milliseconds> parse_duration(std::string_view text);
+
+}  // namespace cudoctor::watch
