@@ -26,11 +26,13 @@ constexpr TableReader kReaders[] = {
     {"cuda_arch_support.tsv", detail::read_archs},
     {"cuda_driver.tsv", detail::read_toolkits},
     {"cuda_gcc.tsv", detail::read_compilers},
+    {"cuda_repos.tsv", detail::read_repos},
     {"cudnn_cuda.tsv", detail::read_cudnn},
     {"distro_releases.tsv", detail::read_distros},
     {"driver_kernel_modules.tsv", detail::read_kernel_modules},
     {"gpu_chips.tsv", detail::read_gpu_chips},
     {"gpus.tsv", detail::read_gpus},
+    {"jax_cuda.tsv", detail::read_jax},
     {"package_names.tsv", detail::read_packages},
     {"pytorch_cuda.tsv", detail::read_torch},
     {"tensorflow_cuda.tsv", detail::read_tensorflow},
@@ -121,5 +123,7 @@ const std::vector<TensorflowBuild>& Kb::tensorflow_table() const { return m_data
 const std::vector<DistroRelease>& Kb::distro_table() const { return m_data->distros; }
 const std::vector<PackageTemplate>& Kb::package_table() const { return m_data->packages; }
 const std::vector<KernelModules>& Kb::kernel_module_table() const { return m_data->kernel_modules; }
+const std::vector<JaxBuild>& Kb::jax_table() const { return m_data->jax; }
+const std::vector<CudaRepository>& Kb::cuda_repository_table() const { return m_data->repos; }
 
 }  // namespace cudoctor::kb

@@ -160,6 +160,32 @@ struct DistroRelease {
     std::string note;
 };
 
+/// One row of jax_cuda.tsv: a JAX release range and one of its CUDA extras ("cuda12").
+struct JaxBuild {
+    Version jax_first;
+    Version jax_last;
+    std::string extra;        ///< "cuda12": pip install "jax[cuda12]==<release>"
+    Version cuda_built;       ///< 12.3 (or 12 where the minor is not published)
+    Version cuda_min;         ///< the oldest CUDA its version check accepts
+    std::optional<Version> cudnn_built;
+    std::optional<Version> min_linux_driver;
+    std::string cc_min;       ///< oldest compute capability ("5.2"; "" unknown)
+    std::string confidence;
+    std::string note;
+};
+
+/// One row of cuda_repos.tsv: the toolkit minors NVIDIA's apt repository for a distribution carries.
+struct CudaRepository {
+    std::string repo;  ///< "ubuntu2404", "wsl-ubuntu"
+    Version first_cuda;
+    std::optional<Version> last_cuda;  ///< unset = still published
+    std::string confidence;
+    std::string note;
+
+    /// True when cuda-toolkit-X-Y of `cuda` (compared at major.minor) is published there.
+    bool publishes(const Version& cuda) const;
+};
+
 /// One row of package_names.tsv: a package name or command template with {placeholders}.
 struct PackageTemplate {
     std::string name;      ///< "cuda_toolkit"
@@ -252,7 +278,13 @@ class Kb {
     std::optional<TensorflowBuild> tensorflow_tested_build(const Version& tensorflow,
                                                            std::string_view platform = "Linux") const;
 
+    /// The jax_cuda.tsv rows whose release range holds `jax` (0.4.30 → its cuda12 row), in table
+    /// order; empty when the release is unknown.
+    std::vector<JaxBuild> jax_builds(const Version& jax) const;
+
     // --- distributions and packages ----------------------------------------------------------
+    /// The cuda_repos.tsv row of a repository name ("ubuntu2204", "wsl-ubuntu"); nullopt when unknown.
+    std::optional<CudaRepository> cuda_repository(std::string_view repo) const;
     /// The distro_releases.tsv row of os-release ID and VERSION_ID ("ubuntu", "22.04").
     std::optional<DistroRelease> distro_release(std::string_view distro, std::string_view version) const;
     /// The default gcc major of a release: ubuntu 22.04 → 11, debian 12 → 12.
@@ -282,6 +314,8 @@ class Kb {
     const std::vector<DistroRelease>& distro_table() const;
     const std::vector<PackageTemplate>& package_table() const;
     const std::vector<KernelModules>& kernel_module_table() const;
+    const std::vector<JaxBuild>& jax_table() const;
+    const std::vector<CudaRepository>& cuda_repository_table() const;
 
     struct Data;  // defined in kb/kb_data.hpp
 

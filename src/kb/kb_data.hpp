@@ -21,6 +21,8 @@ struct Kb::Data {
     std::vector<TensorflowBuild> tensorflow;
     std::vector<DistroRelease> distros;
     std::vector<PackageTemplate> packages;
+    std::vector<JaxBuild> jax;
+    std::vector<CudaRepository> repos;
     std::vector<std::pair<std::string, std::string>> sources;  ///< {file name, source text}
     std::vector<std::string> overridden;
 };
@@ -47,6 +49,8 @@ Expected<void> read_torch(const Table& table, Kb::Data& data);
 Expected<void> read_tensorflow(const Table& table, Kb::Data& data);
 Expected<void> read_distros(const Table& table, Kb::Data& data);
 Expected<void> read_packages(const Table& table, Kb::Data& data);
+Expected<void> read_jax(const Table& table, Kb::Data& data);
+Expected<void> read_repos(const Table& table, Kb::Data& data);
 
 /// The row for `version` among the `keep` rows of the same major.minor (key(row) gives a row's
 /// release): the exact one, else the highest below `version`, else the lowest of that minor.

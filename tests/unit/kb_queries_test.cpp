@@ -305,7 +305,7 @@ TEST(KbDistro, PackageNames) {
 
 TEST(KbSources, EveryTableNamesItsSource) {
     const auto sources = kb().sources();
-    ASSERT_EQ(sources.size(), 11u);
+    ASSERT_EQ(sources.size(), 13u);
     EXPECT_EQ(sources.front().first, "cuda_arch_support.tsv");
     for (const auto& [name, source] : sources) {
         EXPECT_FALSE(source.empty()) << name;
