@@ -3,7 +3,7 @@ BUILD ?= build
 SAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan fuzz bench clean
+.PHONY: all deps build run test test-asan fuzz bench package install clean
 
 all: build
 
@@ -35,6 +35,15 @@ fuzz: deps
 	@for f in build-fuzz/fuzz/fuzz_*; do p=$${f##*/fuzz_}; echo "== $$p"; \
 	  mkdir -p build-fuzz/new-corpus/$$p; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/new-corpus/$$p fuzz/corpus/$$p >/dev/null 2>&1 || exit 1; done
+
+# build/cudoctor_<version>_<arch>.deb from what `build` made (binary, man page, completions).
+package: build
+	@cd $(BUILD) && cpack -G DEB
+
+# A normal FHS install (PREFIX=/usr/local by default; DESTDIR for staging).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	@bench/check_vs_collect_env.sh $(BUILD)/cudoctor

@@ -1,49 +1,66 @@
 // cudoctor: parse arguments, dispatch to the chosen command, map the result to an exit code.
 #include <exception>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "commands/build_info.hpp"
 #include "commands/command.hpp"
+#include "commands/docs.hpp"
+#include "commands/terminal.hpp"
 
 using cudoctor::ExitStatus;
+namespace commands = cudoctor::commands;
 
 int main(int argc, char** argv) {
-    CLI::App app{"cudoctor — a doctor for the NVIDIA CUDA stack of this machine"};
-    app.set_version_flag("--version", std::string("cudoctor ") + CUDOCTOR_VERSION);
+    CLI::App app{"cudoctor — a doctor for the NVIDIA CUDA stack of this machine", "cudoctor"};
+    app.set_version_flag("--version", [] { return commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables()); },
+                         "print the version, git revision and the knowledge-base tables compiled in");
     app.require_subcommand(0, 1);
+    // Global options are accepted after the subcommand too: `cudoctor check --color=never`.
+    app.fallthrough();
+    std::string color = "auto";
+    bool quiet = false;
+    app.add_option("--color", color, "colour the output: auto (on a terminal, unless NO_COLOR is set), always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    app.add_flag("-q,--quiet", quiet, "print only the verdict line (and errors); the exit status is the same");
 
-    const std::vector<cudoctor::commands::Command> commands = {
-        cudoctor::commands::add_check_command(app),
-        cudoctor::commands::add_rules_command(app),
-        cudoctor::commands::add_explain_command(app),
-        cudoctor::commands::add_arch_command(app),
-        cudoctor::commands::add_verify_command(app),
-        cudoctor::commands::add_verify_installer_command(app),
-        cudoctor::commands::add_list_command(app),
-        cudoctor::commands::add_use_command(app),
-        cudoctor::commands::add_init_command(app),
-        cudoctor::commands::add_switch_command(app),
-        cudoctor::commands::add_modulefile_command(app),
-        cudoctor::commands::add_uninstall_command(app),
-        cudoctor::commands::add_plan_command(app),
-        cudoctor::commands::add_compare_command(app),
-        cudoctor::commands::add_opencv_command(app),
-        cudoctor::commands::add_watch_command(app),
-        cudoctor::commands::add_fleet_command(app),
+    std::vector<commands::Command> all = {
+        commands::add_check_command(app),
+        commands::add_rules_command(app),
+        commands::add_explain_command(app),
+        commands::add_arch_command(app),
+        commands::add_verify_command(app),
+        commands::add_verify_installer_command(app),
+        commands::add_list_command(app),
+        commands::add_use_command(app),
+        commands::add_init_command(app),
+        commands::add_switch_command(app),
+        commands::add_modulefile_command(app),
+        commands::add_uninstall_command(app),
+        commands::add_plan_command(app),
+        commands::add_compare_command(app),
+        commands::add_opencv_command(app),
+        commands::add_watch_command(app),
+        commands::add_fleet_command(app),
     };
+    commands::add_default_examples(app);
+    for (auto& c : commands::add_docs_commands(app)) all.push_back(std::move(c));  // last: they read the whole tree
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
     }
+    commands::apply_color_mode(commands::parse_color_mode(color));
+    commands::set_quiet(quiet);
 
     try {
-        for (const auto& c : commands)
+        for (const auto& c : all)
             if (app.got_subcommand(c.app)) return static_cast<int>(c.run());
-        return static_cast<int>(commands.front().run());  // no subcommand: check
+        return static_cast<int>(all.front().run());  // no subcommand: check
     } catch (const std::exception& e) {
         std::cerr << "cudoctor: internal error: " << e.what() << "\n";
         return static_cast<int>(ExitStatus::internal);

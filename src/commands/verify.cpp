@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/terminal.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
@@ -96,8 +97,7 @@ Command add_verify_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print the report as versioned JSON");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
     return {cmd, [options] {
-                const char* no_color = std::getenv("NO_COLOR");
-                options->color = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+                options->color = color_enabled(STDOUT_FILENO);
                 return run_verify_command(*options, std::cout, std::cerr);
             }};
 }

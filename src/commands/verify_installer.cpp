@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/terminal.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
 
@@ -24,7 +25,7 @@ struct VerifyInstallerOptions {
 ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
     if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) o.verify.unpack_dir = tmp;
     if (const char* fs = std::getenv("CUDOCTOR_OVERRIDE_FS_TYPE"); fs && *fs) o.verify.fs_type_override = fs;
-    installer::ProgressBar bar(std::cerr, !o.no_progress && ::isatty(STDERR_FILENO));
+    installer::ProgressBar bar(std::cerr, !o.no_progress && !quiet() && ::isatty(STDERR_FILENO));
     auto report = installer::verify_installer(o.verify, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
     bar.finish();
     if (!report) {
@@ -38,8 +39,7 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
     if (o.json) {
         installer::render_json(*report, std::cout);
     } else {
-        const char* no_color = std::getenv("NO_COLOR");
-        installer::render_text(*report, ::isatty(STDOUT_FILENO) && !(no_color && *no_color), std::cout);
+        installer::render_text(*report, color_enabled(STDOUT_FILENO), std::cout);
     }
     return report->is_good() ? ExitStatus::healthy : ExitStatus::problems;
 }
