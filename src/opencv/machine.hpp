@@ -1,0 +1,46 @@
+#pragma once
+// The facts of the build machine the OpenCV CMake line needs beyond the Snapshot: memory and
+// cores (for -j), numpy's include folder, and the installed Debian packages. All read through
+// the Host, so a fixture root answers them.
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/host.hpp"
+
+namespace cudoctor::opencv {
+
+struct BuildResources {
+    std::optional<std::uint64_t> mem_available_kib;  ///< /proc/meminfo MemAvailable (else MemTotal)
+    std::string mem_source;                           ///< "MemAvailable" | "MemTotal" | ""
+    std::optional<unsigned> cores;                    ///< online CPUs
+    std::string cores_source;                         ///< "/sys/devices/system/cpu/online" | "/proc/cpuinfo" | ""
+};
+
+/// Reads /proc/meminfo and /sys/devices/system/cpu/online (else counts "processor" lines of
+/// /proc/cpuinfo). Missing or garbage files leave the fact unset; never fails.
+BuildResources read_build_resources(const host::Host& host);
+
+/// Parses a CPU list like "0-15" or "0,2-3,8": how many CPUs; nullopt for garbage or a count
+/// above 65536.
+std::optional<unsigned> count_cpu_list(std::string_view list);
+
+/// The value in KiB of a /proc/meminfo field ("MemAvailable:   16318384 kB"); nullopt when absent.
+std::optional<std::uint64_t> meminfo_kib(std::string_view meminfo, std::string_view field);
+
+/// Parallel nvcc jobs: about 3 GiB each (OpenCV's CUDA files peak near that in cicc/ptxas), no
+/// more than the cores, at least 1. `why` says what decided it.
+unsigned parallel_jobs(const BuildResources& resources, std::string& why);
+
+/// numpy's C headers for a site folder: site/numpy/_core/include (numpy 2) or
+/// site/numpy/core/include (numpy 1), when numpy/ndarrayobject.h is there; nullopt otherwise.
+std::optional<std::string> numpy_include(const host::Host& host, std::string_view site);
+
+/// Names of the installed dpkg packages (/var/lib/dpkg/status); nullopt when the machine has
+/// no dpkg database (not Debian/Ubuntu) or it cannot be read.
+std::optional<std::set<std::string>> installed_packages(const host::Host& host);
+
+}  // namespace cudoctor::opencv
