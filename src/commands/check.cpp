@@ -1,6 +1,11 @@
 #include "commands/check.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include <cstdlib>
 #include <fstream>
@@ -44,6 +49,52 @@ Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
     return snap;
 }
 
+// "%h" → the host name ("unknown-host" when the snapshot has none), "%%" → "%". Any other
+// "%x" is left as written: srun expands its own %N/%j only in its own --output.
+std::string expand_output(const std::string& pattern, const std::string& hostname) {
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] == '%' && i + 1 < pattern.size() && (pattern[i + 1] == 'h' || pattern[i + 1] == '%')) {
+            out += pattern[i + 1] == 'h' ? (hostname.empty() ? "unknown-host" : hostname) : "%";
+            ++i;
+        } else {
+            out += pattern[i];
+        }
+    }
+    return out;
+}
+
+// Writes `data` to `file` so that a reader (fleet, a fetch) sees the old file or the whole new
+// one, never half: a temporary file beside it, flushed, then renamed over it.
+Expected<void> write_atomically(const std::string& file, const std::string& data) {
+    const std::string tmp = file + ".tmp." + std::to_string(::getpid());
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return fail(Errc::io, "cannot write " + file + ": " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            const int e = n < 0 ? errno : EIO;
+            ::close(fd);
+            ::unlink(tmp.c_str());
+            return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
+    }
+    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(tmp.c_str());
+        return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
+    }
+    return {};
+}
+
 }  // namespace
 
 ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
@@ -66,9 +117,15 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     // Findings are always recomputed: a snapshot from an older cudoctor gets today's rules.
     snap.findings = rules::evaluate(snap, *kb);
 
-    if (options.json) report::render_json(snap, out);
-    else if (options.markdown) report::render_markdown(snap, out);
-    else report::render_text(snap, {options.color, options.verbose}, out);
+    std::ostringstream to_file;
+    std::ostream& sink = options.output ? static_cast<std::ostream&>(to_file) : out;
+    if (options.json) report::render_json(snap, sink);
+    else if (options.markdown) report::render_markdown(snap, sink);
+    else report::render_text(snap, {options.color && !options.output, options.verbose}, sink);
+    if (options.output) {
+        if (auto written = write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
+            return usage_error(options, err, written.error());
+    }
 
     return rules::worst_at_least(snap.findings, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -81,6 +138,9 @@ Command add_check_command(CLI::App& app) {
         ->excludes("--root");
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
     cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON");
+    cmd->add_option("-o,--output", options->output,
+                    "write the report to FILE (atomically) instead of stdout; %h in FILE becomes the host name")
+        ->type_name("FILE");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
     cmd->add_flag("-v,--verbose", options->verbose, "show the evidence of every fact");
     cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");

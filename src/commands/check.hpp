@@ -12,6 +12,9 @@ struct CheckOptions {
     std::optional<std::string> root;           ///< --root DIR: probe a machine image
     std::optional<std::string> snapshot_file;  ///< --snapshot FILE: render a saved snapshot
     std::optional<std::string> kb_dir;         ///< --kb DIR: newer knowledge-base tables
+    /// --output FILE: write the report there (atomically: a temporary file renamed over it)
+    /// instead of to stdout; "%h" in it becomes the machine's host name, "%%" a "%".
+    std::optional<std::string> output;
     std::vector<std::string> pythons;          ///< --python PATH (repeatable)
     bool json = false;
     bool markdown = false;

@@ -1,16 +1,83 @@
-// Placeholder until the command lands: registered so main.cpp and command.hpp need no edit.
+// `cudoctor fleet DIR|FILE…`: many machines' snapshots (from `check --json`, gathered by Slurm,
+// Ansible, pdsh or a DaemonSet) side by side — the majority configuration per layer, the nodes
+// that drifted from it, the findings by rule, and the stale or unreadable snapshots.
 #include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "fleet/analysis.hpp"
+#include "fleet/duration.hpp"
+#include "fleet/reader.hpp"
+#include "fleet/render.hpp"
+#include "kb/kb.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct FleetOptions {
+    std::vector<std::string> inputs;
+    std::optional<std::string> baseline;
+    std::optional<std::string> kb_dir;
+    std::string stale_after = "7d";
+    std::string fail_on = "error";
+    unsigned jobs = 0;
+    bool json = false;
+    bool markdown = false;
+};
+
+ExitStatus usage_error(const FleetOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    if (options.json) out << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
+    else err << "cudoctor fleet: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err) {
+    auto kb = kb::Kb::load(options.kb_dir);
+    if (!kb) return usage_error(options, out, err, kb.error());
+    const auto stale_after = fleet::parse_duration(options.stale_after);
+    if (!stale_after)
+        return usage_error(options, out, err,
+                           {Errc::usage, "--stale-after: not a duration like 7d, 36h, 3d12h or 0: " + options.stale_after});
+
+    fleet::AnalyseOptions analyse_options;
+    analyse_options.stale_after_seconds = *stale_after;
+    if (options.baseline) {
+        auto snap = fleet::read_snapshot_file(*options.baseline);
+        if (!snap) return usage_error(options, out, err, {snap.error().code, "--baseline " + *options.baseline + ": " + snap.error().message});
+        analyse_options.baseline = fleet::summarize(*snap, *kb, *options.baseline);
+    }
+    auto files = fleet::snapshot_files(options.inputs);
+    if (!files) return usage_error(options, out, err, files.error());
+
+    const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs), analyse_options);
+    if (options.json) out << fleet::to_json(report).dump(2) << "\n";
+    else if (options.markdown) fleet::render_markdown(report, {}, out);
+    else fleet::render_text(report, {}, out);
+    return fleet::has_problems(report, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_fleet_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("fleet", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor fleet: not yet available\n";
-                return ExitStatus::usage;
-            }};
+    auto options = std::make_shared<FleetOptions>();
+    auto* cmd = app.add_subcommand("fleet", "many machines' snapshots side by side: what differs, who is broken");
+    cmd->add_option("inputs", options->inputs, "snapshot files (from check --json) or folders of them (*.json, recursively)")
+        ->required();
+    cmd->add_option("--baseline", options->baseline, "compare every node with this known-good snapshot instead of the majority");
+    cmd->add_option("--stale-after", options->stale_after,
+                    "a snapshot this much older than the newest one is stale (7d, 36h, 3d12h; 0: never)")
+        ->capture_default_str();
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    cmd->add_option("-j,--jobs", options->jobs, "files read in parallel (default: one per core, at most 16)")
+        ->check(CLI::Range(0u, 256u));
+    cmd->add_flag("--json", options->json, "print the report as JSON (every node listed)");
+    cmd->add_flag("--markdown", options->markdown, "print Markdown, ready for an issue or a wiki page");
+    cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
+        ->check(CLI::IsMember({"error", "warning"}))
+        ->capture_default_str();
+    return {cmd, [options] { return run_fleet(*options, std::cout, std::cerr); }};
 }
 
 }  // namespace cudoctor::commands

@@ -1,5 +1,11 @@
 #include "probe/context.hpp"
 
+#include <chrono>
+#include <cstdlib>
+
+#include "common/text.hpp"
+#include "snapshot/taken_at.hpp"
+
 namespace cudoctor::probe {
 
 void Context::note(std::string_view probe, std::string_view path, std::string_view message) {
@@ -42,11 +48,51 @@ std::optional<std::string> Context::canonical(std::string_view probe, std::strin
     return std::nullopt;
 }
 
+namespace {
+
+// The machine's own name: the kernel's (a live machine), else /etc/hostname (an image under
+// --root has no /proc/sys). The first non-comment line, if it is a name (letters, digits, "-",
+// "_", ".", at most 253 characters): anything else gives "" and a note, never a huge name.
+std::string read_hostname(Context& ctx) {
+    for (const char* file : {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
+        auto data = ctx.read("platform", file, 4096);
+        if (!data) continue;
+        for (auto line : text::lines(*data)) {
+            line = text::trim(line);
+            if (line.empty() || line.front() == '#') continue;
+            const bool clean = line.size() <= 253 && line.find_first_not_of(
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == std::string_view::npos;
+            if (clean) return std::string(line);
+            ctx.note("platform", file, "not a host name: " + text::printable(line, 60));
+            break;
+        }
+    }
+    return "";
+}
+
+// Now, or CUDOCTOR_OVERRIDE_TIME of this process (the run's clock, not the image's: a test or
+// a re-probe of an old image can pin it). An unparsable override is ignored with a note.
+std::string read_taken_at(Context& ctx) {
+    if (const char* o = std::getenv("CUDOCTOR_OVERRIDE_TIME"); o && *o) {
+        if (auto t = snapshot::parse_utc(o)) {
+            ctx.snap.overrides.push_back(std::string("CUDOCTOR_OVERRIDE_TIME=") + o);
+            return snapshot::format_utc(*t);
+        }
+        ctx.note("platform", "CUDOCTOR_OVERRIDE_TIME", "ignored: not a UTC time like 2024-06-12T06:41:26Z");
+    }
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    return snapshot::format_utc(std::chrono::duration_cast<std::chrono::seconds>(now).count());
+}
+
+}  // namespace
+
 snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const Options& options) {
     snapshot::Snapshot snap;
     snap.tool_version = CUDOCTOR_VERSION;
     snap.root = host.root();
     Context ctx(host, kb, options, snap);
+    snap.taken_at = read_taken_at(ctx);
+    snap.hostname = read_hostname(ctx);
     // Order matters: later probes use what earlier ones parsed (loader cache, dpkg, PATH, sites).
     probe_environment(ctx);
     probe_platform(ctx);

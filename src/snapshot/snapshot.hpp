@@ -221,6 +221,12 @@ struct Snapshot {
     int schema = kSchemaVersion;
     std::string tool_version;
     std::string root;                    ///< "/" or the --root folder
+    /// The machine's host name (/proc/sys/kernel/hostname, else /etc/hostname, read through the
+    /// Host so a --root image reports its own); "" when neither is readable. Older snapshots
+    /// without it load with "".
+    std::string hostname;
+    /// When the probe ran, UTC ISO-8601 ("2024-06-12T06:41:26Z"); "" in older snapshots.
+    std::string taken_at;
     std::vector<std::string> overrides;  ///< active CUDOCTOR_OVERRIDE_* variables
     std::vector<Gpu> gpus;
     Driver driver;

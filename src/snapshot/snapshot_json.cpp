@@ -48,7 +48,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_
                                                 secure_boot, dkms, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence,
                                                 consequence_of)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, overrides, gpus, driver,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, hostname, taken_at, overrides, gpus, driver,
                                                 toolkits, cudnn, frameworks, pythons, environment, platform, notes,
                                                 findings)
 

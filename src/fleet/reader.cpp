@@ -1,0 +1,145 @@
+#include "fleet/reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <thread>
+
+#include "snapshot/snapshot_json.hpp"
+
+namespace cudoctor::fleet {
+namespace fs = std::filesystem;
+
+Expected<std::vector<std::string>> snapshot_files(const std::vector<std::string>& inputs) {
+    std::vector<std::string> files;
+    for (const auto& input : inputs) {
+        std::error_code ec;
+        const auto st = fs::status(input, ec);
+        if (ec || !fs::exists(st)) return fail(Errc::not_found, "no such file or folder: " + input);
+        if (!fs::is_directory(st)) {
+            files.push_back(input);
+            continue;
+        }
+        std::vector<std::string> found;
+        fs::recursive_directory_iterator it(input, fs::directory_options::skip_permission_denied, ec), end;
+        if (ec) return fail(Errc::io, "cannot list " + input + ": " + ec.message());
+        for (; it != end; it.increment(ec)) {
+            if (ec) return fail(Errc::io, "cannot list " + input + ": " + ec.message());
+            const auto& p = it->path();
+            // Links to snapshot files count (a "latest.json" → dated file); links to folders are
+            // not entered (the default), so a loop cannot recurse.
+            if (p.extension() == ".json" && !it->is_directory(ec)) found.push_back(p.string());
+        }
+        std::sort(found.begin(), found.end());
+        files.insert(files.end(), found.begin(), found.end());
+    }
+    if (files.empty()) return fail(Errc::usage, "no snapshot files (*.json) found");
+    return files;
+}
+
+namespace {
+
+// Where a JSON text stops being valid, found without building a document.
+struct SyntaxErrorAt : nlohmann::json_sax<nlohmann::json> {
+    std::size_t byte = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+        byte = position;
+        return false;
+    }
+};
+
+}  // namespace
+
+Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
+    // O_NONBLOCK: a FIFO named *.json must not hang the reader; it is refused below anyway.
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        const int e = errno;
+        return fail(e == ENOENT ? Errc::not_found : e == EACCES ? Errc::permission : e == ELOOP ? Errc::loop : Errc::io,
+                    std::string("cannot open: ") + std::strerror(e));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return fail(Errc::io, "not a regular file");
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > kMaxSnapshotBytes) {
+        ::close(fd);
+        return fail(Errc::too_large, "larger than " + std::to_string(kMaxSnapshotBytes >> 20) + " MiB");
+    }
+    std::string data(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    // Read until end of file, never past the cap (a file growing while read is cut off there).
+    while (true) {
+        if (got == data.size()) {
+            if (data.size() >= kMaxSnapshotBytes) break;
+            data.resize(std::min(kMaxSnapshotBytes, data.size() + 65536));
+        }
+        const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int e = errno;
+            ::close(fd);
+            return fail(Errc::io, std::string("cannot read: ") + std::strerror(e));
+        }
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    data.resize(got);
+    if (data.find_first_not_of(" \t\r\n") == std::string::npos) return fail(Errc::truncated, "empty file");
+    auto snap = snapshot::from_json_text(data);
+    if (!snap && snap.error().code == Errc::parse && snap.error().message == "not a JSON document") {
+        // Distinguish a cut-off file (a copy interrupted, a full disk) from other garbage: a
+        // truncated document is a valid prefix, so the parser fails at its very end.
+        SyntaxErrorAt where;
+        (void)nlohmann::json::sax_parse(data, &where);
+        if (where.byte >= got)
+            return fail(Errc::truncated, "truncated JSON (the document ends early, after " + std::to_string(got) + " bytes)");
+        return fail(Errc::parse, "not JSON (syntax error at byte " + std::to_string(where.byte) + ")");
+    }
+    return snap;
+}
+
+std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb,
+                                                              unsigned jobs) {
+    std::vector<std::variant<NodeSummary, Unreadable>> results(files.size());
+    if (jobs == 0) jobs = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+    jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+        for (std::size_t i = next++; i < files.size(); i = next++) {
+            auto snap = read_snapshot_file(files[i]);
+            if (!snap) {
+                results[i] = Unreadable{files[i], to_string(snap.error().code), snap.error().message};
+                continue;
+            }
+            results[i] = summarize(*snap, kb, files[i]);
+        }
+    };
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+    return results;
+}
+
+}  // namespace cudoctor::fleet

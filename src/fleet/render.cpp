@@ -1,0 +1,245 @@
+#include "fleet/render.hpp"
+
+#include <map>
+
+#include "fleet/hostlist.hpp"
+#include "snapshot/snapshot.hpp"
+#include "snapshot/taken_at.hpp"
+
+namespace cudoctor::fleet {
+namespace {
+
+std::vector<std::string> names_of(const FleetReport& r, const std::vector<std::size_t>& idx) {
+    std::vector<std::string> names;
+    names.reserve(idx.size());
+    for (auto i : idx) names.push_back(r.nodes[i].name);
+    return names;
+}
+
+// "gpu[01-40],login1", cut at a comma past `max` characters.
+std::string node_list(const FleetReport& r, const std::vector<std::size_t>& idx, std::size_t max) {
+    std::string list = compress_hostlist(names_of(r, idx));
+    if (list.size() <= max) return list;
+    std::size_t cut = list.rfind(',', max);
+    if (cut == std::string::npos || cut == 0) cut = max;
+    return list.substr(0, cut) + ", … (" + std::to_string(idx.size()) + " nodes in all)";
+}
+
+std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+// One line per kind of difference: "driver 555.42.02 proprietary instead of 550.54.14 proprietary",
+// "toolkits: missing 12.4 (default); extra 12.1".
+std::string describe(const Difference& d, bool baseline) {
+    const char* ref = baseline ? "baseline" : "majority";
+    std::string s(to_string(d.layer));
+    if (d.items.size() <= 1 && d.reference.size() <= 1)
+        return s + ": " + layer_value(d.items) + " (" + ref + ": " + layer_value(d.reference) + ")";
+    s += ":";
+    if (!d.missing.empty()) s += " missing " + layer_value(d.missing) + (d.extra.empty() ? "" : ";");
+    if (!d.extra.empty()) s += " extra " + layer_value(d.extra);
+    return s;
+}
+
+// Nodes that differ in exactly the same way, together (most nodes first).
+struct DriftGroup {
+    std::vector<std::string> lines;
+    std::vector<std::size_t> nodes;
+};
+std::vector<DriftGroup> group_drift(const FleetReport& r) {
+    std::map<std::vector<std::string>, std::vector<std::size_t>> by_lines;
+    for (const auto& d : r.drift) {
+        std::vector<std::string> lines;
+        for (const auto& diff : d.differences) lines.push_back(describe(diff, r.baseline.has_value()));
+        by_lines[lines].push_back(d.node);
+    }
+    std::vector<DriftGroup> groups;
+    for (auto& [lines, nodes] : by_lines) groups.push_back({lines, std::move(nodes)});
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const DriftGroup& a, const DriftGroup& b) { return a.nodes.size() > b.nodes.size(); });
+    return groups;
+}
+
+std::string reference_name(const FleetReport& r) {
+    return r.baseline ? "baseline " + r.baseline->name + " (" + r.baseline->file + ")" : std::string("majority");
+}
+
+std::string headline(const FleetReport& r) {
+    std::string s = plural(r.nodes.size(), "node");
+    if (!r.unreadable.empty()) s += ", " + std::to_string(r.unreadable.size()) + " unreadable";
+    if (!r.stale.empty()) s += ", " + std::to_string(r.stale.size()) + " stale";
+    s += "; " + std::to_string(r.drift.size()) + " differ from the " + reference_name(r);
+    return s;
+}
+
+std::string stale_reason(const FleetReport& r, const StaleNode& s) {
+    const auto& n = r.nodes[s.node];
+    if (!s.age_seconds) return n.taken_at.empty() ? "no time stamp (an older cudoctor)" : "unreadable time stamp \"" + n.taken_at + "\"";
+    return n.taken_at + ", " + format_duration(*s.age_seconds) + " before the newest";
+}
+
+}  // namespace
+
+std::string format_duration(std::int64_t seconds) {
+    if (seconds < 0) seconds = -seconds;
+    struct Unit {
+        std::int64_t s;
+        const char* name;
+    };
+    static constexpr Unit kUnits[] = {{86400, "d"}, {3600, "h"}, {60, "m"}, {1, "s"}};
+    std::string out;
+    int shown = 0;
+    for (const auto& u : kUnits) {
+        if (seconds >= u.s && shown < 2) {
+            out += std::to_string(seconds / u.s) + u.name;
+            seconds %= u.s;
+            ++shown;
+        } else if (shown) {
+            ++shown;  // 1d0h5m prints as 1d: two adjacent units at most
+        }
+    }
+    return out.empty() ? "0s" : out;
+}
+
+void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
+    out << "cudoctor fleet: " << headline(r) << "\n";
+    if (r.newest) out << "  newest snapshot: " << snapshot::format_utc(*r.newest) << "\n";
+    if (!r.nodes.empty()) {
+        out << "\nConfiguration (" << (r.baseline ? reference_name(r) : "majority of " + plural(r.nodes.size(), "node")) << ")\n";
+        for (const auto& l : r.layers) {
+            out << "  " << to_string(l.layer) << std::string(12 - to_string(l.layer).size(), ' ') << layer_value(l.reference)
+                << "  [" << l.agree << "/" << r.nodes.size() << (l.tie ? ", tied" : "") << "]\n";
+            for (const auto& v : l.variants) {
+                if (v.items == l.reference) continue;
+                out << "      also: " << layer_value(v.items) << "  [" << v.nodes.size() << "] "
+                    << node_list(r, v.nodes, o.max_list_chars) << "\n";
+            }
+        }
+    }
+    if (!r.drift.empty()) {
+        out << "\nNodes that differ (" << r.drift.size() << ")\n";
+        for (const auto& g : group_drift(r)) {
+            out << "  " << node_list(r, g.nodes, o.max_list_chars) << "\n";
+            for (const auto& line : g.lines) out << "      " << line << "\n";
+        }
+    }
+    if (!r.findings.empty()) {
+        out << "\nFindings by rule (" << r.findings.size() << ")\n";
+        for (const auto& f : r.findings) {
+            out << "  " << f.severity << std::string(f.severity.size() < 8 ? 8 - f.severity.size() : 1, ' ') << f.id << "  "
+                << f.title << "\n      " << plural(f.nodes.size(), "node") << ": " << node_list(r, f.nodes, o.max_list_chars)
+                << "\n";
+        }
+    }
+    if (!r.stale.empty()) {
+        out << "\nStale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n";
+        for (const auto& s : r.stale) out << "  " << r.nodes[s.node].name << "  " << stale_reason(r, s) << "\n";
+    }
+    if (!r.unreadable.empty()) {
+        out << "\nUnreadable snapshots (" << r.unreadable.size() << ")\n";
+        for (const auto& u : r.unreadable) out << "  " << u.file << ": " << u.message << "\n";
+    }
+}
+
+void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
+    auto cell = [](std::string s) {
+        std::string e;
+        for (char c : s) {
+            if (c == '|') e += "\\|";
+            else if (c == '\n') e += ' ';
+            else e += c;
+        }
+        return e;
+    };
+    out << "## cudoctor fleet\n\n" << headline(r) << "\n";
+    if (r.newest) out << "\nNewest snapshot: `" << snapshot::format_utc(*r.newest) << "`\n";
+    if (!r.nodes.empty()) {
+        out << "\n### Configuration (" << cell(r.baseline ? reference_name(r) : "majority") << ")\n\n"
+            << "| layer | reference | nodes | other configurations |\n| --- | --- | --- | --- |\n";
+        for (const auto& l : r.layers) {
+            std::string others;
+            for (const auto& v : l.variants) {
+                if (v.items == l.reference) continue;
+                others += (others.empty() ? "" : "<br>") + layer_value(v.items) + " — " + std::to_string(v.nodes.size()) +
+                          ": `" + node_list(r, v.nodes, o.max_list_chars) + "`";
+            }
+            out << "| " << to_string(l.layer) << " | " << cell(layer_value(l.reference)) << " | " << l.agree << "/"
+                << r.nodes.size() << (l.tie ? " (tied)" : "") << " | " << cell(others) << " |\n";
+        }
+    }
+    if (!r.drift.empty()) {
+        out << "\n### Nodes that differ (" << r.drift.size() << ")\n\n";
+        for (const auto& g : group_drift(r)) {
+            out << "- `" << node_list(r, g.nodes, o.max_list_chars) << "`\n";
+            for (const auto& line : g.lines) out << "  - " << line << "\n";
+        }
+    }
+    if (!r.findings.empty()) {
+        out << "\n### Findings by rule\n\n| severity | rule | what | nodes |\n| --- | --- | --- | --- |\n";
+        for (const auto& f : r.findings)
+            out << "| " << f.severity << " | `" << f.id << "` | " << cell(f.title) << " | " << f.nodes.size() << ": `"
+                << cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
+    }
+    if (!r.stale.empty()) {
+        out << "\n### Stale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n\n";
+        for (const auto& s : r.stale) out << "- `" << r.nodes[s.node].name << "`: " << stale_reason(r, s) << "\n";
+    }
+    if (!r.unreadable.empty()) {
+        out << "\n### Unreadable snapshots (" << r.unreadable.size() << ")\n\n";
+        for (const auto& u : r.unreadable) out << "- `" << u.file << "`: " << u.message << "\n";
+    }
+}
+
+nlohmann::json to_json(const FleetReport& r) {
+    using nlohmann::json;
+    auto names = [&](const std::vector<std::size_t>& idx) { return json(names_of(r, idx)); };
+    json j;
+    j["schema"] = 1;
+    j["kind"] = "cudoctor-fleet";
+    j["node_count"] = r.nodes.size();
+    j["reference"] = r.baseline ? json{{"kind", "baseline"}, {"node", r.baseline->name}, {"file", r.baseline->file}}
+                                : json{{"kind", "majority"}};
+    j["newest"] = r.newest ? json(snapshot::format_utc(*r.newest)) : json(nullptr);
+    j["stale_after_seconds"] = r.stale_after_seconds;
+    json nodes = json::array();
+    for (const auto& n : r.nodes) {
+        json layers = json::object();
+        for (auto l : kLayers) layers[std::string(to_string(l))] = n.items(l);
+        json ids = json::array();
+        for (const auto& f : n.findings) ids.push_back(f.id);
+        nodes.push_back({{"name", n.name}, {"hostname", n.hostname}, {"file", n.file}, {"taken_at", n.taken_at},
+                         {"tool_version", n.tool_version}, {"layers", std::move(layers)}, {"findings", std::move(ids)}});
+    }
+    j["nodes"] = std::move(nodes);
+    json layers = json::array();
+    for (const auto& l : r.layers) {
+        json variants = json::array();
+        for (const auto& v : l.variants) variants.push_back({{"items", v.items}, {"nodes", names(v.nodes)}});
+        layers.push_back({{"layer", to_string(l.layer)}, {"reference", l.reference}, {"agree", l.agree}, {"tie", l.tie},
+                          {"variants", std::move(variants)}});
+    }
+    j["layers"] = std::move(layers);
+    json drift = json::array();
+    for (const auto& d : r.drift) {
+        json diffs = json::array();
+        for (const auto& x : d.differences)
+            diffs.push_back({{"layer", to_string(x.layer)}, {"items", x.items}, {"reference", x.reference},
+                             {"missing", x.missing}, {"extra", x.extra}});
+        drift.push_back({{"node", r.nodes[d.node].name}, {"file", r.nodes[d.node].file}, {"differences", std::move(diffs)}});
+    }
+    j["drift"] = std::move(drift);
+    json findings = json::array();
+    for (const auto& f : r.findings)
+        findings.push_back({{"id", f.id}, {"severity", f.severity}, {"layer", f.layer}, {"title", f.title}, {"nodes", names(f.nodes)}});
+    j["findings"] = std::move(findings);
+    json stale = json::array();
+    for (const auto& s : r.stale)
+        stale.push_back({{"node", r.nodes[s.node].name}, {"file", r.nodes[s.node].file}, {"taken_at", r.nodes[s.node].taken_at},
+                         {"age_seconds", s.age_seconds ? json(*s.age_seconds) : json(nullptr)}});
+    j["stale"] = std::move(stale);
+    json unreadable = json::array();
+    for (const auto& u : r.unreadable) unreadable.push_back({{"file", u.file}, {"code", u.code}, {"message", u.message}});
+    j["unreadable"] = std::move(unreadable);
+    return j;
+}
+
+}  // namespace cudoctor::fleet

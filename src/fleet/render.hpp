@@ -1,0 +1,27 @@
+#pragma once
+// The fleet report as text (terminal), Markdown (an issue or a wiki page) and JSON (scripts).
+// Text and Markdown group nodes that differ in the same way ("gpu[07-08]: driver 555.42.02
+// instead of 550.54.14"), so ten thousand nodes read in a screen; JSON lists every node.
+#include <cstddef>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "fleet/analysis.hpp"
+
+namespace cudoctor::fleet {
+
+struct RenderOptions {
+    /// Longest node list printed on one line of text/Markdown before "… and N more".
+    std::size_t max_list_chars = 240;
+};
+
+void render_text(const FleetReport& report, const RenderOptions& options, std::ostream& out);
+void render_markdown(const FleetReport& report, const RenderOptions& options, std::ostream& out);
+/// Every node, difference, finding group, stale and unreadable file; node lists in full.
+nlohmann::json to_json(const FleetReport& report);
+
+/// "7d", "36h", "3d12h", "45m", "90s" for a duration in seconds (largest units, at most two).
+std::string format_duration(std::int64_t seconds);
+
+}  // namespace cudoctor::fleet

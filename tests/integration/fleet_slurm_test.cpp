@@ -1,0 +1,168 @@
+// The Slurm recipe of docs/fleet.md, for real: a one-node Slurm cluster (Debian's slurm-wlm,
+// auth/none, its own slurm.conf, ports and spool folders in a temporary folder) is started by
+// the test; srun runs `cudoctor check --json --output DIR/%h.json` (cudoctor names the file)
+// and `srun --output DIR/%N.json cudoctor check --json` (srun names it); fleet reads the folder.
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "support/mutable_root.hpp"
+#include "support/temp_dir.hpp"
+
+extern char** environ;
+
+namespace cudoctor::test {
+namespace {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string find_program(const std::string& name) {
+    for (const char* dir : {"/usr/sbin", "/usr/bin", "/sbin", "/bin", "/usr/local/sbin", "/usr/local/bin"})
+        if (::access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
+    return "";
+}
+
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        port = ntohs(addr.sin_port);
+    ::close(fd);
+    return port;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A daemon started in the foreground (-D) by this test and stopped by its pid at the end.
+class Daemon {
+  public:
+    Daemon(const std::vector<std::string>& argv, const std::vector<std::string>& env, const fs::path& log) {
+        std::vector<char*> args, envp;
+        for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+        if (posix_spawn(&m_pid, args[0], &fa, nullptr, args.data(), envp.data()) != 0) m_pid = -1;
+        posix_spawn_file_actions_destroy(&fa);
+    }
+    ~Daemon() {
+        if (m_pid <= 0) return;
+        ::kill(m_pid, SIGTERM);
+        for (int i = 0; i < 50; ++i) {
+            if (::waitpid(m_pid, nullptr, WNOHANG) == m_pid) return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        ::kill(m_pid, SIGKILL);
+        ::waitpid(m_pid, nullptr, 0);
+    }
+    Daemon(const Daemon&) = delete;
+    Daemon& operator=(const Daemon&) = delete;
+    bool running() const { return m_pid > 0 && ::waitpid(m_pid, nullptr, WNOHANG) == 0; }
+
+  private:
+    pid_t m_pid = -1;
+};
+
+TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
+    const std::string slurmctld = find_program("slurmctld"), slurmd = find_program("slurmd"), srun = find_program("srun"),
+                      sinfo = find_program("sinfo");
+    if (slurmctld.empty() || slurmd.empty() || srun.empty() || sinfo.empty())
+        GTEST_SKIP() << "Slurm is not installed (Debian: apt-get install slurm-wlm)";
+    if (::geteuid() != 0) GTEST_SKIP() << "a private slurmd must run as root (SlurmdUser=root); run the suite as root";
+
+    TempDir tmp;
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    const fs::path conf = tmp.path() / "slurm.conf";
+    fs::create_directories(tmp.path() / "state");
+    fs::create_directories(tmp.path() / "spool");
+    const int ctld_port = free_port(), d_port = free_port();
+    ASSERT_TRUE(ctld_port > 0 && d_port > 0 && ctld_port != d_port);
+    const std::string t = tmp.str();
+    std::ofstream(conf) << "ClusterName=cudoctortest\nSlurmctldHost=localhost(127.0.0.1)\n"
+                        << "SlurmctldPort=" << ctld_port << "\nSlurmdPort=" << d_port << "\n"
+                        << "AuthType=auth/none\nCredType=cred/none\nSlurmUser=root\nSlurmdUser=root\n"
+                        << "StateSaveLocation=" << t << "/state\nSlurmdSpoolDir=" << t << "/spool\n"
+                        << "SlurmctldPidFile=" << t << "/ctld.pid\nSlurmdPidFile=" << t << "/slurmd.pid\n"
+                        << "ProctrackType=proctrack/pgid\nTaskPlugin=task/none\nJobAcctGatherType=jobacct_gather/none\n"
+                        << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
+                        << "SchedulerType=sched/builtin\nSelectType=select/linear\nMpiDefault=none\nSwitchType=switch/none\n"
+                        << "ReturnToService=2\n"
+                        << "NodeName=fleetnode NodeHostname=" << host << " NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN\n"
+                        << "PartitionName=fleet Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
+    const std::vector<std::string> env{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "SLURM_CONF=" + conf.string(), "LANG=C.UTF-8",
+                                       "HOME=" + t, "CUDOCTOR_OVERRIDE_TIME=2024-06-12T06:00:00Z"};
+    Daemon ctld({slurmctld, "-D", "-i", "-f", conf.string()}, env, tmp.path() / "slurmctld.log");
+    Daemon d({slurmd, "-D", "-N", "fleetnode", "-f", conf.string()}, env, tmp.path() / "slurmd.log");
+
+    // Up within 20 s, or the logs say why.
+    bool idle = false;
+    for (int i = 0; i < 80 && !idle; ++i) {
+        auto r = run_program(sinfo, {"-h", "-o", "%t", "-n", "fleetnode"}, env, std::chrono::seconds(5));
+        idle = r.exit_code == 0 && r.out.starts_with("idle");
+        if (!idle) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    ASSERT_TRUE(idle) << "slurmctld:\n" << slurp(tmp.path() / "slurmctld.log") << "\nslurmd:\n" << slurp(tmp.path() / "slurmd.log");
+
+    const fs::path snaps = tmp.path() / "snapshots";
+    fs::create_directories(snaps);
+    auto srun_check = [&](const std::string& scenario, const std::string& name, std::vector<std::string> srun_args,
+                          std::vector<std::string> check_args) {
+        MutableRoot root(scenario);
+        root.write("/etc/hostname", name + "\n");
+        std::vector<std::string> args{"-N1", "--ntasks-per-node=1", "--partition=fleet"};
+        args.insert(args.end(), srun_args.begin(), srun_args.end());
+        args.insert(args.end(), {CUDOCTOR_BINARY, "check", "--root", root.path().string(), "--json"});
+        args.insert(args.end(), check_args.begin(), check_args.end());
+        auto r = run_program(srun, args, env, std::chrono::seconds(60));
+        // Exit 1 is cudoctor's "findings"; srun passes the task's status on.
+        EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.describe() << "\n" << r.out << r.err;
+    };
+    const std::string by_cudoctor = (snaps / "%h.json").string();
+    srun_check("ubuntu2204-rtx4060ti", "node-a", {}, {"--output", by_cudoctor});
+    srun_check("ubuntu2204-rtx4060ti", "node-b", {}, {"--output", by_cudoctor});
+    srun_check("driver-mismatch", "node-c", {}, {"--output", by_cudoctor});
+    srun_check("ubuntu2204-rtx4060ti", "node-d", {"--output", (snaps / "srun-%N.json").string(), "--error", (tmp.path() / "srun-%N.err").string()}, {});
+
+    for (const char* f : {"node-a.json", "node-b.json", "node-c.json"}) EXPECT_TRUE(fs::exists(snaps / f)) << f;
+    EXPECT_TRUE(fs::exists(snaps / (std::string("srun-") + host + ".json")));
+
+    auto fleet = run_cudoctor({"fleet", "--json", snaps.string()});
+    ASSERT_EQ(fleet.exit_code, 1) << fleet.describe() << fleet.err;
+    const auto j = json::parse(fleet.out);
+    EXPECT_EQ(j["node_count"], 4);
+    EXPECT_TRUE(j["unreadable"].empty()) << j["unreadable"].dump();
+    ASSERT_EQ(j["drift"].size(), 1u) << j["drift"].dump(1);
+    EXPECT_EQ(j["drift"][0]["node"], "node-c");
+}
+
+}  // namespace
+}  // namespace cudoctor::test
