@@ -6,7 +6,7 @@ set -eu
 case "${1:-build}" in
   build) PACKAGES="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
 libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libssl-dev libre2-dev pci.ids makeself \
-python3-numpy python3-torch python3-opencv environment-modules lmod zsh fish ansible-core slurm-wlm time man-db git" ;;
+python3-numpy python3-torch python3-opencv tcl lmod zsh fish ansible-core slurm-wlm time man-db git" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;
   *) echo "usage: $0 [build|fuzz]" >&2; exit 2 ;;
 esac
@@ -14,9 +14,22 @@ missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "cudoctor: installing missing Debian packages:$missing"
+# Debian's environment-modules conflicts with lmod: the tests load modulefiles with both, so the
+# Tcl modulecmd is unpacked beside lmod (not installed) into /opt/environment-modules.
+modulecmd=/opt/environment-modules/usr/lib/x86_64-linux-gnu/modulecmd.tcl
+need_modulecmd=""
+[ "${1:-build}" = build ] && [ ! -f "$modulecmd" ] && need_modulecmd=yes
+[ -z "$missing" ] && [ -z "$need_modulecmd" ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+if [ -n "$missing" ]; then
+  echo "cudoctor: installing missing Debian packages:$missing"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+if [ -n "$need_modulecmd" ]; then
+  echo "cudoctor: unpacking environment-modules' modulecmd.tcl into /opt/environment-modules"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download -qq environment-modules) && $SUDO dpkg-deb -x "$tmp"/environment-modules_*.deb /opt/environment-modules
+  rm -rf "$tmp"
+fi

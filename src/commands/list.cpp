@@ -1,16 +1,79 @@
-// Placeholder until the command lands: registered so main.cpp and command.hpp need no edit.
+// `cudoctor list`: every CUDA toolkit on the machine (runfile, deb, pip, conda), with its size,
+// the cuDNN inside it, which one /usr/local/cuda names, which one this shell finds, and what
+// still references it.
 #include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "toolkits/machine.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct ListOptions {
+    std::optional<std::string> root;
+    std::optional<std::string> kb_dir;
+    bool json = false;
+    bool no_size = false;
+};
+
+ExitStatus usage_error(const ListOptions& options, const Error& e) {
+    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
+    else std::cerr << "cudoctor list: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+void render_text(const toolkits::Inventory& inv, std::ostream& out) {
+    if (inv.toolkits.empty()) {
+        out << "No CUDA toolkit found on this machine.\n";
+        return;
+    }
+    out << "CUDA toolkits on this machine (" << inv.toolkits.size() << "):\n";
+    for (const auto& e : inv.toolkits) {
+        const auto& tk = e.toolkit;
+        std::string version = e.release.empty() ? tk.version : e.release;
+        if (!e.release.empty() && e.release != tk.version) version += " (nvcc " + tk.version + ")";
+        std::string size = e.size_bytes ? toolkits::human_size(*e.size_bytes) + (e.size_partial ? "+" : "") : "-";
+        std::string cudnn = e.cudnn.empty() ? "no cuDNN" : "cuDNN " + e.cudnn.front();
+        std::string marks;
+        if (tk.is_default) marks += "  [default: /usr/local/cuda" + (inv.default_via.empty() ? "" : " via " + inv.default_via) + "]";
+        if (tk.first_on_path) marks += "  [wins in this shell]";
+        else if (tk.on_path) marks += "  [on PATH]";
+        out << fmt::format("  {} {:<26} {:<42} {:<8} {:>10}  {}{}\n", tk.is_default ? '*' : ' ', version, tk.path, tk.install_method, size,
+                           cudnn, marks);
+        for (const auto& r : e.references) {
+            out << "        " << toolkits::to_string(r.kind) << ": " << r.file;
+            if (r.line > 0) out << ":" << r.line;
+            out << "  " << r.text << "\n";
+        }
+    }
+    if (inv.default_link.empty()) out << "/usr/local/cuda: absent or dangling.\n";
+}
+
+ExitStatus run_list(const ListOptions& options) {
+    toolkits::InventoryOptions inv_options;
+    inv_options.sizes = !options.no_size;
+    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
+    if (!machine) return usage_error(options, machine.error());
+    const auto& inv = (*machine)->inventory;
+    if (options.json) std::cout << toolkits::to_json(inv).dump(2) << "\n";
+    else render_text(inv, std::cout);
+    return ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_list_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("list", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor list: not yet available\n";
-                return ExitStatus::usage;
-            }};
+    auto options = std::make_shared<ListOptions>();
+    auto* cmd = app.add_subcommand("list", "every CUDA toolkit installed: version, folder, install method, size, cuDNN inside, default, what references it");
+    cmd->add_flag("--json", options->json, "print JSON");
+    cmd->add_flag("--no-size", options->no_size, "do not walk the folders for their size (faster)");
+    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /)");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
+    return {cmd, [options] { return run_list(*options); }};
 }
 
 }  // namespace cudoctor::commands

@@ -1,16 +1,104 @@
-// Placeholder until the command lands: registered so main.cpp and command.hpp need no edit.
+// `cudoctor modulefile VERSION|--all [--lmod] [--dir DIR [--apply]]`: Environment Modules (Tcl)
+// or Lmod (Lua) modulefiles, one CUDA module at a time. Printed to stdout; with --dir, a plan that
+// writes DIR/cuda/<version>[.lua].
 #include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "toolkits/machine.hpp"
+#include "toolkits/match.hpp"
+#include "toolkits/modulefile.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct ModulefileOptions {
+    std::optional<std::string> version;
+    bool all = false;
+    bool lmod = false;
+    std::optional<std::string> dir;
+    std::optional<std::string> root;
+    std::optional<std::string> kb_dir;
+    bool json = false;
+    bool apply = false;
+};
+
+ExitStatus usage_error(const ModulefileOptions& options, const Error& e) {
+    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
+    else std::cerr << "cudoctor modulefile: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+ExitStatus run_modulefile(const ModulefileOptions& options) {
+    if (options.all == options.version.has_value()) return usage_error(options, {Errc::usage, "give one VERSION or --all"});
+    if (options.apply && !options.dir) return usage_error(options, {Errc::usage, "--apply needs --dir DIR (where the modulefiles go)"});
+    if (options.dir && !options.dir->starts_with('/')) return usage_error(options, {Errc::usage, "--dir must be an absolute path"});
+    toolkits::InventoryOptions inv_options;
+    inv_options.sizes = false;
+    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
+    if (!machine) return usage_error(options, machine.error());
+    const auto& m = **machine;
+
+    std::vector<const toolkits::Entry*> all;
+    for (const auto& e : m.inventory.toolkits)
+        if (e.toolkit.has_nvcc || !e.toolkit.lib_dir.empty()) all.push_back(&e);
+    const auto names = toolkits::module_versions(all);
+    std::vector<std::size_t> chosen;
+    if (options.all) {
+        for (std::size_t i = 0; i < all.size(); ++i) chosen.push_back(i);
+        if (chosen.empty()) return usage_error(options, {Errc::not_found, "no CUDA toolkit found"});
+    } else {
+        auto entry = toolkits::match_toolkit(m.host, m.inventory, *options.version);
+        if (!entry) return usage_error(options, entry.error());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i] == *entry) chosen.push_back(i);
+        if (chosen.empty()) return usage_error(options, {Errc::usage, (*entry)->toolkit.path + " has neither nvcc nor libraries to load"});
+    }
+    const auto flavour = options.lmod ? toolkits::ModuleFlavour::lua : toolkits::ModuleFlavour::tcl;
+    std::vector<toolkits::ModuleFile> files;
+    for (auto i : chosen) files.push_back(toolkits::make_modulefile(*all[i], names[i], flavour));
+
+    if (options.dir) {
+        plan::Plan p;
+        p.title = std::string(options.lmod ? "Lmod" : "Environment Modules") + " modulefiles for " + std::to_string(files.size()) +
+                  " CUDA toolkit" + (files.size() == 1 ? "" : "s") + " in " + *options.dir;
+        for (const auto& f : files) {
+            const std::string path = host::join(*options.dir, f.relpath);
+            p.steps.push_back(plan::write_file(m.host, path, f.content, "module " + f.name + " in " + path));
+        }
+        p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir + " to MODULEPATH (module use " +
+                          *options.dir + ")");
+        return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, p, options.apply, options.json, std::cout));
+    }
+    if (options.json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& f : files) list.push_back({{"name", f.name}, {"file", f.relpath}, {"content", f.content}});
+        std::cout << nlohmann::json{{"modulefiles", list}}.dump(2) << "\n";
+        return ExitStatus::healthy;
+    }
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        if (files.size() > 1) std::cout << (i ? "\n" : "") << (options.lmod ? "-- " : "## ") << "file: " << files[i].relpath << "\n";
+        std::cout << files[i].content;
+    }
+    return ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_modulefile_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("modulefile", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor modulefile: not yet available\n";
-                return ExitStatus::usage;
-            }};
+    auto options = std::make_shared<ModulefileOptions>();
+    auto* cmd = app.add_subcommand("modulefile", "Environment Modules (Tcl) or Lmod (Lua) modulefiles for the toolkits, one CUDA module at a time");
+    cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder");
+    cmd->add_flag("--all", options->all, "one modulefile per toolkit");
+    cmd->add_flag("--lmod", options->lmod, "Lua modulefiles for Lmod (default: Tcl for Environment Modules)");
+    cmd->add_option("--dir", options->dir, "write them under DIR/cuda/ (a plan; --apply writes)");
+    cmd->add_flag("--apply", options->apply, "with --dir: write the files");
+    cmd->add_flag("--json", options->json, "print JSON");
+    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /)");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
+    return {cmd, [options] { return run_modulefile(*options); }};
 }
 
 }  // namespace cudoctor::commands

@@ -1,23 +1,113 @@
-// Placeholder until the command lands: registered so main.cpp and command.hpp need no edit.
+// `cudoctor use [VERSION]`: the shell code that switches the calling shell to one toolkit
+// (CUDA_HOME, PATH, LD_LIBRARY_PATH, the other toolkits' entries taken out), for
+// `eval "$(cudoctor use 12.4)"`; with no version, the .cuda-version pin found upward.
+// `cudoctor init bash|zsh|fish`: a shell function so `cudoctor use 12.4` needs no eval.
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "commands/command.hpp"
+#include "toolkits/machine.hpp"
+#include "toolkits/match.hpp"
+#include "toolkits/shell.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct UseOptions {
+    std::optional<std::string> version;
+    std::optional<std::string> shell;
+    std::optional<std::string> dir;
+    std::optional<std::string> root;
+    std::optional<std::string> kb_dir;
+};
+
+ExitStatus fail_use(const Error& e) {
+    std::cerr << "cudoctor use: " << e.message << "\n";
+    // Whatever evaluates stdout gets a command that fails, so `eval "$(cudoctor use X)" && …` stops.
+    std::cout << "false\n";
+    return ExitStatus::usage;
+}
+
+std::optional<std::string> process_env(const char* key) {
+    const char* v = std::getenv(key);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+ExitStatus run_use(const UseOptions& options) {
+    auto shell = toolkits::parse_shell(options.shell.value_or(process_env("SHELL").value_or("bash")));
+    if (!shell) {
+        if (options.shell) return fail_use(shell.error());
+        shell = toolkits::Shell::bash;  // an unknown login shell: POSIX code
+    }
+    toolkits::InventoryOptions inv_options;
+    inv_options.sizes = false;
+    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
+    if (!machine) return fail_use(machine.error());
+    const auto& m = **machine;
+
+    std::string spec;
+    std::string pin_note;
+    if (options.version) {
+        spec = *options.version;
+    } else {
+        std::string start = options.dir.value_or(m.host.is_rooted() ? "/" : std::filesystem::current_path().string());
+        auto pin = toolkits::find_pin(m.host, start);
+        if (!pin) return fail_use(pin.error());
+        if (!*pin) return fail_use(Error{Errc::usage, "no version given and no .cuda-version file in " + start + " or above it"});
+        spec = (*pin)->version;
+        pin_note = " (pinned by " + (*pin)->file + ")";
+    }
+    auto entry = toolkits::match_toolkit(m.host, m.inventory, spec);
+    if (!entry) return fail_use(entry.error());
+    const auto& tk = (*entry)->toolkit;
+
+    toolkits::UseRequest request;
+    request.home = tk.path;
+    if (tk.has_nvcc) request.bin_dir = host::dirname(tk.nvcc_path);
+    request.lib_dir = m.host.is_dir(host::join(tk.path, "lib64")) ? host::join(tk.path, "lib64") : tk.lib_dir;
+    for (const auto& e : m.inventory.toolkits)
+        if (e.toolkit.install_method != "pip" && e.toolkit.install_method != "conda") request.toolkit_dirs.push_back(e.toolkit.path);
+    for (const auto& alias : m.host.glob("/usr/local", "cuda*")) request.toolkit_dirs.push_back(alias);
+    for (const auto& alias : m.host.glob("/opt", "cuda*")) request.toolkit_dirs.push_back(alias);
+    if (auto home = process_env("CUDA_HOME"); home && !home->empty() && *home != "/" && *home != "/usr")
+        request.toolkit_dirs.push_back(*home);
+    request.label = "CUDA " + ((*entry)->release.empty() ? tk.version : (*entry)->release) + " from " + tk.path + pin_note;
+
+    toolkits::ShellEnv env{process_env("PATH"), process_env("LD_LIBRARY_PATH"), process_env("CUDA_PATH")};
+    std::cout << toolkits::use_script(*shell, request, env);
+    if (!tk.has_nvcc) std::cerr << "cudoctor use: " << tk.path << " has no nvcc: PATH is left without a CUDA compiler\n";
+    return ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_use_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("use", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor use: not yet available\n";
-                return ExitStatus::usage;
-            }};
+    auto options = std::make_shared<UseOptions>();
+    auto* cmd = app.add_subcommand("use", "print the shell code that switches this shell to one toolkit: eval \"$(cudoctor use 12.4)\"");
+    cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder; default: the .cuda-version file found upward");
+    cmd->add_option("--shell", options->shell, "bash, zsh or fish (default: from $SHELL)");
+    cmd->add_option("--dir", options->dir, "look for .cuda-version from this folder up (default: the current folder)");
+    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): toolkits are found there");
+    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
+    return {cmd, [options] { return run_use(*options); }};
 }
 
 Command add_init_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("init", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor init: not yet available\n";
-                return ExitStatus::usage;
+    auto shell = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand("init", "print a shell function so `cudoctor use 12.4` switches the shell without eval");
+    cmd->add_option("shell", *shell, "bash, zsh or fish")->required();
+    return {cmd, [shell] {
+                auto parsed = toolkits::parse_shell(*shell);
+                if (!parsed) {
+                    std::cerr << "cudoctor init: " << parsed.error().message << "\n";
+                    return ExitStatus::usage;
+                }
+                std::error_code ec;
+                auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+                std::cout << toolkits::init_script(*parsed, ec ? std::string("cudoctor") : self.string());
+                return ExitStatus::healthy;
             }};
 }
 
