@@ -1,16 +1,125 @@
-// Placeholder until the command lands: registered so main.cpp and command.hpp need no edit.
+// `cudoctor compare REF TEST`: layer-by-layer numeric alignment of two dumps of named tensors
+// (safetensors, .npz, a folder of .npy) — the check that accepts a move to another backend, and
+// the first layer where it went wrong.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/terminal.hpp"
+#include "compare/compare.hpp"
+#include "compare/plot.hpp"
+#include "compare/report.hpp"
+#include "host/host.hpp"
 
 namespace cudoctor::commands {
+namespace {
+
+struct CompareCliOptions {
+    std::string ref, test;
+    std::vector<std::string> maps;
+    std::optional<std::string> map_file, tolerance_file, plot;
+    std::optional<double> rtol, atol, rel;
+    std::string sort = "order";
+    bool check_dtype = false;
+    bool json = false;
+    unsigned threads = 0;
+};
+
+ExitStatus usage_error(const CompareCliOptions& options, const Error& e) {
+    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
+    else std::cerr << "cudoctor compare: " << e.message << "\n";
+    return ExitStatus::usage;
+}
+
+/// A path from the command line, taken from the working folder when relative.
+std::string machine_path(const std::string& path) {
+    if (path.starts_with('/')) return path;
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(path, ec);
+    return ec ? path : abs.lexically_normal().string();
+}
+
+Expected<std::string> read_text(const host::Host& host, const std::string& path, const char* what) {
+    auto text = host.read_file(machine_path(path), 16u << 20);
+    if (!text) return fail(text.error().code, std::string(what) + " " + path + ": " + text.error().message);
+    return text;
+}
+
+ExitStatus run_compare(const CompareCliOptions& o) {
+    const host::Host host = host::Host::real();
+    compare::CompareOptions options;
+    options.sort_by_name = o.sort == "name";
+    options.check_dtype = o.check_dtype;
+    options.threads = o.threads;
+    options.overrides = {o.rtol, o.atol, o.rel, false};
+    for (const auto& m : o.maps)
+        if (auto ok = options.map.add(m); !ok) return usage_error(o, ok.error());
+    if (o.map_file) {
+        auto text = read_text(host, *o.map_file, "map file");
+        if (!text) return usage_error(o, text.error());
+        if (auto ok = options.map.add_file(*text); !ok) return usage_error(o, {ok.error().code, "map file " + *o.map_file + ": " + ok.error().message});
+    }
+    if (o.tolerance_file) {
+        auto text = read_text(host, *o.tolerance_file, "tolerance file");
+        if (!text) return usage_error(o, text.error());
+        auto rules = compare::parse_layer_rules(*text);
+        if (!rules) return usage_error(o, {rules.error().code, "tolerance file " + *o.tolerance_file + ": " + rules.error().message});
+        options.layer_rules = std::move(*rules);
+    }
+
+    auto ref = compare::Dump::open(host, machine_path(o.ref));
+    if (!ref) return usage_error(o, ref.error());
+    auto test = compare::Dump::open(host, machine_path(o.test));
+    if (!test) return usage_error(o, test.error());
+
+    auto result = compare::compare_dumps(*ref, *test, options);
+    result.ref_path = o.ref;
+    result.test_path = o.test;
+    if (result.results.empty())
+        return usage_error(o, {Errc::usage, "no tensor names in common (REF has " + std::to_string(ref->tensors().size()) + ", TEST " +
+                                                std::to_string(test->tensors().size()) + "): rename with --map OLD=NEW or --map-file"});
+
+    if (o.plot) {
+        std::ofstream svg(*o.plot, std::ios::binary | std::ios::trunc);
+        if (svg) svg << compare::render_svg(result);
+        if (!svg || !svg.flush()) return usage_error(o, {Errc::io, "cannot write the plot to " + *o.plot});
+    }
+    if (o.json) std::cout << compare::to_json(result).dump(2) << "\n";
+    else if (quiet()) {
+        std::cout << result.results.size() << " tensors compared: " << result.count(compare::Status::fail) << " fail";
+        if (result.first_failure) std::cout << "; first failure: " << result.results[*result.first_failure].name;
+        std::cout << "\n";
+    } else {
+        compare::render_text(result, std::cout, color_enabled(STDOUT_FILENO));
+    }
+    return result.count(compare::Status::fail) ? ExitStatus::problems : ExitStatus::healthy;
+}
+
+}  // namespace
 
 Command add_compare_command(CLI::App& app) {
-    CLI::App* cmd = app.add_subcommand("compare", "(not yet available)");
-    return {cmd, [] {
-                std::cerr << "cudoctor compare: not yet available\n";
-                return ExitStatus::usage;
-            }};
+    auto o = std::make_shared<CompareCliOptions>();
+    auto* cmd = app.add_subcommand("compare", "layer-by-layer numeric comparison of two tensor dumps (REF vs TEST backend): errors, tolerances, the first layer that diverges");
+    cmd->add_option("ref", o->ref, "the reference dump: .safetensors, .npz, a folder of .npy, or one .npy")->required();
+    cmd->add_option("test", o->test, "the dump of the backend under test, same formats")->required();
+    cmd->add_option("--map", o->maps, "REF name = TEST name, for renamed layers; OLD*=NEW* renames a prefix (repeatable)")->allow_extra_args(false);
+    cmd->add_option("--map-file", o->map_file, "a file of OLD=NEW (or OLD NEW) lines");
+    cmd->add_option("--rtol", o->rtol, "elementwise relative tolerance for every tensor (also the layer limit unless --rel)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--atol", o->atol, "elementwise absolute tolerance for every tensor")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--rel", o->rel, "limit of the layer's relative error ||TEST-REF||/||REF||")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--tolerances", o->tolerance_file, "per-layer tolerances: lines 'GLOB rtol=… atol=… rel=…' or 'GLOB skip'");
+    cmd->add_option("--sort", o->sort, "row order: order (as in REF's dump: execution order) or name")->check(CLI::IsMember({"order", "name"}));
+    cmd->add_flag("--check-dtype", o->check_dtype, "a dtype difference fails the tensor (by default it is compared at the looser tolerance)");
+    cmd->add_option("--threads", o->threads, "threads for large tensors (default: one per CPU)");
+    cmd->add_option("--plot", o->plot, "write an SVG chart of each layer's relative error (log scale) with the tolerance line");
+    cmd->add_flag("--json", o->json, "print JSON");
+    return {cmd, [o] { return run_compare(*o); }};
 }
 
 }  // namespace cudoctor::commands

@@ -1,0 +1,88 @@
+#include "compare/compare.hpp"
+
+#include <algorithm>
+
+#include "compare/format_number.hpp"
+
+namespace cudoctor::compare {
+
+const char* to_string(Status s) {
+    switch (s) {
+    case Status::pass: return "PASS";
+    case Status::fail: return "FAIL";
+    case Status::skipped: return "SKIP";
+    }
+    return "?";
+}
+
+std::size_t Comparison::count(Status s) const {
+    return static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [s](const auto& r) { return r.status == s; }));
+}
+
+namespace {
+
+std::uint64_t numel_of(const std::vector<std::uint64_t>& shape) {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+void judge(TensorResult& r, bool check_dtype) {
+    const auto fail_with = [&r](std::string why) {
+        r.status = Status::fail;
+        r.findings.push_back(std::move(why));
+    };
+    if (r.ref_shape != r.test_shape) fail_with("shape " + formats::shape_text(r.test_shape) + " in TEST, " + formats::shape_text(r.ref_shape) + " in REF");
+    if (r.ref_dtype != r.test_dtype) {
+        const std::string what = "dtype " + std::string(formats::dtype_name(r.test_dtype)) + " in TEST, " + std::string(formats::dtype_name(r.ref_dtype)) + " in REF";
+        if (check_dtype) fail_with(what);
+        else r.notes.push_back(what + " (compared at the looser tolerance)");
+    }
+    if (!r.compared) return;
+    const Metrics& m = r.metrics;
+    if (m.nan_test || m.nan_ref)
+        fail_with("NaN: " + std::to_string(m.nan_test) + " in TEST, " + std::to_string(m.nan_ref) + " in REF");
+    if (m.mismatched) {
+        const Tolerance& t = r.tolerance;
+        fail_with(std::to_string(m.mismatched) + " of " + std::to_string(m.numel) + " elements " +
+                  (t.exact ? std::string("differ") : "beyond atol + rtol·|ref| (atol " + format_number(t.atol) + ", rtol " + format_number(t.rtol) + ")"));
+    }
+    if (!r.tolerance.exact && !(m.rel <= r.tolerance.rel))
+        fail_with("relative error " + format_number(m.rel) + " over the layer limit " + format_number(r.tolerance.rel));
+    if (r.tolerance.skip) r.status = Status::skipped;
+}
+
+}  // namespace
+
+Comparison compare_dumps(const Dump& ref, const Dump& test, const CompareOptions& options) {
+    Comparison c;
+    c.ref_path = ref.path();
+    c.test_path = test.path();
+    c.ref_format = ref.format();
+    c.test_format = test.format();
+    const auto pairing = pair_tensors(ref.tensors(), test.tensors(), options.map, options.sort_by_name);
+    c.only_ref = pairing.only_ref;
+    c.only_test = pairing.only_test;
+    for (const auto& p : pairing.pairs) {
+        const auto& a = test.tensors()[p.test];
+        const auto& b = ref.tensors()[p.ref];
+        TensorResult r;
+        r.name = b.name;
+        r.test_name = a.name;
+        r.ref_dtype = b.dtype;
+        r.test_dtype = a.dtype;
+        r.ref_shape = b.shape;
+        r.test_shape = a.shape;
+        r.tolerance = tolerance_for(b.name, a.dtype, b.dtype, options.overrides, options.layer_rules);
+        // Values are compared whenever the element counts agree (a [1, 8] against an [8] still
+        // says how far the numbers are), though a shape difference fails the tensor.
+        r.compared = numel_of(a.shape) == numel_of(b.shape);
+        if (r.compared) r.metrics = compute_metrics(a, b, r.tolerance, options.threads);
+        judge(r, options.check_dtype);
+        if (r.status == Status::fail && !c.first_failure) c.first_failure = c.results.size();
+        c.results.push_back(std::move(r));
+    }
+    return c;
+}
+
+}  // namespace cudoctor::compare

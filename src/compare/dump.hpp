@@ -1,0 +1,45 @@
+#pragma once
+// A dump of named tensors, opened for comparison: a .safetensors file, an .npz archive, a
+// folder of .npy files, or one .npy. Files are memory-mapped; tensor data are views into the
+// mappings (members np.savez_compressed deflated are inflated once, into memory this Dump owns).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arch/mapped_file.hpp"
+#include "common/error.hpp"
+#include "formats/tensor_view.hpp"
+#include "host/host.hpp"
+
+namespace cudoctor::compare {
+
+/// Default limit on what one compressed .npz member may inflate to.
+inline constexpr std::uint64_t kDefaultInflateCap = std::uint64_t{8} << 30;
+
+class Dump {
+  public:
+    /// Opens `path` (a machine path, through the Host): a folder is read as .npy files (in name
+    /// order; subfolders and other files are ignored), a file by its first bytes (.npy magic,
+    /// zip signature) or else as safetensors. Every error names the file: Errc::not_found,
+    /// Errc::permission as the Host's; the format readers' errors for malformed files
+    /// ("model.safetensors: header length 9999 past the end of the file (120 bytes)");
+    /// Errc::parse for two tensors of one name and for a folder without .npy files.
+    static Expected<Dump> open(const host::Host& host, std::string_view path, std::uint64_t inflate_cap = kDefaultInflateCap);
+
+    const std::string& path() const { return m_path; }
+    /// "safetensors", "npz", "npy folder" or "npy".
+    const std::string& format() const { return m_format; }
+    /// In the order the dump holds them (the order they were written, for a folder by name).
+    const std::vector<formats::TensorView>& tensors() const { return m_tensors; }
+
+  private:
+    std::string m_path;
+    std::string m_format;
+    std::vector<formats::TensorView> m_tensors;
+    std::vector<arch::MappedFile> m_files;
+    std::vector<std::unique_ptr<std::string>> m_inflated;  // stable addresses: the views point in
+};
+
+}  // namespace cudoctor::compare

@@ -1,0 +1,141 @@
+#include "compare/report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "compare/format_number.hpp"
+
+namespace cudoctor::compare {
+namespace {
+
+std::string dtype_text(const TensorResult& r) {
+    if (r.test_dtype == r.ref_dtype) return std::string(formats::dtype_name(r.ref_dtype));
+    return std::string(formats::dtype_name(r.test_dtype)) + "/" + std::string(formats::dtype_name(r.ref_dtype));
+}
+
+std::string shape_cell(const TensorResult& r) {
+    if (r.test_shape == r.ref_shape) return formats::shape_text(r.ref_shape);
+    return formats::shape_text(r.test_shape) + "/" + formats::shape_text(r.ref_shape);
+}
+
+std::string index_text(const std::vector<std::uint64_t>& index) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < index.size(); ++i) s += (i ? "," : "") + std::to_string(index[i]);
+    return s + "]";
+}
+
+std::string value_text(double v) {
+    if (!std::isfinite(v)) return format_number(v);
+    return fmt::format("{:.6g}", v);
+}
+
+/// Long module names keep their informative end: "...layers.11.mlp.fc2".
+std::string fit(const std::string& s, std::size_t width) {
+    if (s.size() <= width) return s;
+    return "..." + s.substr(s.size() - (width - 3));
+}
+
+nlohmann::json number(double v) {
+    if (std::isfinite(v)) return v;
+    return format_number(v);
+}
+
+nlohmann::json element_json(const ElementAt& e, const std::vector<std::uint64_t>& shape) {
+    return {{"index", unravel(e.index, shape)}, {"flat_index", e.index}, {"test", number(e.test)}, {"ref", number(e.ref)}};
+}
+
+}  // namespace
+
+void render_text(const Comparison& c, std::ostream& out, bool color) {
+    const auto paint = [color](const std::string& s, const char* code) { return color ? fmt::format("\033[{}m{}\033[0m", code, s) : s; };
+    out << "REF   " << c.ref_path << " (" << c.ref_format << ")\n";
+    out << "TEST  " << c.test_path << " (" << c.test_format << ")\n\n";
+
+    std::size_t name_w = 4, dtype_w = 5, shape_w = 5;
+    for (const auto& r : c.results) {
+        name_w = std::max(name_w, std::min<std::size_t>(fit(r.name, 48).size(), 48));
+        dtype_w = std::max(dtype_w, dtype_text(r).size());
+        shape_w = std::max(shape_w, shape_cell(r).size());
+    }
+    const std::size_t num_w = std::to_string(c.results.size()).size() + 1;
+    out << fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", "#", num_w, "name", name_w, "dtype", dtype_w, "shape", shape_w,
+                       "max abs", "rel", "max rel", "mean abs", "result   worst element (TEST vs REF)");
+    for (std::size_t i = 0; i < c.results.size(); ++i) {
+        const auto& r = c.results[i];
+        const Metrics& m = r.metrics;
+        std::string row = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  ", i + 1, num_w, fit(r.name, 48), name_w, dtype_text(r), dtype_w, shape_cell(r), shape_w);
+        if (r.compared)
+            row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", format_number(m.max_abs), format_number(m.rel), format_number(m.max_rel), format_number(m.mean_abs));
+        else
+            row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", "-", "-", "-", "-");
+        const std::string status = to_string(r.status);
+        const bool first = c.first_failure && *c.first_failure == i;
+        row += r.status == Status::fail ? paint(status, first ? "1;31" : "31") : r.status == Status::pass ? paint(status, "32") : status;
+        if (r.compared && m.numel > 0 && m.max_abs > 0)
+            row += fmt::format("     {} {} vs {}", index_text(unravel(m.worst.index, r.ref_shape)), value_text(m.worst.test), value_text(m.worst.ref));
+        if (m.nan_test || m.nan_ref || m.inf_test || m.inf_ref)
+            row += fmt::format("  NaN {}/{} Inf {}/{}", m.nan_test, m.nan_ref, m.inf_test, m.inf_ref);
+        if (first) row += "  " + paint("<- first failure", "1;31");
+        out << row << "\n";
+        for (const auto& f : r.findings) out << std::string(num_w + 4, ' ') << f << "\n";
+    }
+    const auto list = [&out](const char* what, const std::vector<std::string>& names) {
+        if (names.empty()) return;
+        out << "\n" << what << " (" << names.size() << "):";
+        for (std::size_t i = 0; i < names.size() && i < 20; ++i) out << " " << names[i];
+        if (names.size() > 20) out << " … (" << names.size() - 20 << " more)";
+        out << "\n";
+    };
+    list("Only in REF", c.only_ref);
+    list("Only in TEST", c.only_test);
+    out << "\n" << c.results.size() << " tensors compared: " << c.count(Status::pass) << " pass, " << c.count(Status::fail) << " fail";
+    if (const auto skipped = c.count(Status::skipped)) out << ", " << skipped << " skipped";
+    if (c.first_failure) out << "; first failure: #" << *c.first_failure + 1 << " " << c.results[*c.first_failure].name;
+    out << "\n";
+}
+
+nlohmann::json to_json(const Comparison& c) {
+    nlohmann::json tensors = nlohmann::json::array();
+    for (const auto& r : c.results) {
+        const Metrics& m = r.metrics;
+        nlohmann::json t = {
+            {"name", r.name},
+            {"test_name", r.test_name},
+            {"status", to_string(r.status)},
+            {"ref", {{"dtype", formats::dtype_name(r.ref_dtype)}, {"shape", r.ref_shape}}},
+            {"test", {{"dtype", formats::dtype_name(r.test_dtype)}, {"shape", r.test_shape}}},
+            {"tolerance", {{"rtol", r.tolerance.rtol}, {"atol", r.tolerance.atol}, {"rel", r.tolerance.rel}, {"exact", r.tolerance.exact}}},
+            {"findings", r.findings},
+            {"notes", r.notes},
+            {"compared", r.compared},
+        };
+        if (r.compared) {
+            t["numel"] = m.numel;
+            t["max_abs"] = number(m.max_abs);
+            t["rel"] = number(m.rel);
+            t["max_rel"] = number(m.max_rel);
+            t["mean_abs"] = number(m.mean_abs);
+            t["mismatched"] = m.mismatched;
+            t["worst"] = element_json(m.worst, r.ref_shape);
+            t["worst_rel"] = element_json(m.worst_rel, r.ref_shape);
+            t["ref"]["nan"] = m.nan_ref;
+            t["ref"]["inf"] = m.inf_ref;
+            t["test"]["nan"] = m.nan_test;
+            t["test"]["inf"] = m.inf_test;
+        }
+        tensors.push_back(std::move(t));
+    }
+    return {
+        {"ref", {{"path", c.ref_path}, {"format", c.ref_format}}},
+        {"test", {{"path", c.test_path}, {"format", c.test_format}}},
+        {"tensors", std::move(tensors)},
+        {"only_in_ref", c.only_ref},
+        {"only_in_test", c.only_test},
+        {"first_failure", c.first_failure ? nlohmann::json(c.results[*c.first_failure].name) : nlohmann::json(nullptr)},
+        {"summary", {{"compared", c.results.size()}, {"pass", c.count(Status::pass)}, {"fail", c.count(Status::fail)}, {"skipped", c.count(Status::skipped)}}},
+    };
+}
+
+}  // namespace cudoctor::compare
