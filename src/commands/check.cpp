@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/terminal.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
@@ -121,6 +122,7 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     std::ostream& sink = options.output ? static_cast<std::ostream&>(to_file) : out;
     if (options.json) report::render_json(snap, sink);
     else if (options.markdown) report::render_markdown(snap, sink);
+    else if (options.quiet) sink << report::verdict_line(snap) << "\n";
     else report::render_text(snap, {options.color && !options.output, options.verbose}, sink);
     if (options.output) {
         if (auto written = write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
@@ -148,8 +150,8 @@ Command add_check_command(CLI::App& app) {
     cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")
         ->check(CLI::IsMember({"error", "warning"}));
     return {cmd, [options] {
-                const char* no_color = std::getenv("NO_COLOR");
-                options->color = ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+                options->color = color_enabled(STDOUT_FILENO);
+                options->quiet = quiet();
                 return run_check(*options, std::cout, std::cerr);
             }};
 }

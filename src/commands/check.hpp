@@ -9,6 +9,7 @@
 namespace cudoctor::commands {
 
 struct CheckOptions {
+    bool quiet = false;                        ///< --quiet: the verdict line only
     std::optional<std::string> root;           ///< --root DIR: probe a machine image
     std::optional<std::string> snapshot_file;  ///< --snapshot FILE: render a saved snapshot
     std::optional<std::string> kb_dir;         ///< --kb DIR: newer knowledge-base tables

@@ -74,6 +74,7 @@ ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::os
     }
     if (options.json) out << verify::to_json_text(report) << "\n";
     else if (options.markdown) verify::render_markdown(report, out);
+    else if (quiet()) out << verify::verdict_line(report) << "\n";
     else verify::render_text(report, options.color, out);
     return verify::all_passed(report) ? ExitStatus::healthy : ExitStatus::problems;
 }

@@ -38,6 +38,8 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
     }
     if (o.json) {
         installer::render_json(*report, std::cout);
+    } else if (quiet()) {
+        std::cout << report->summary << "\n";
     } else {
         installer::render_text(*report, color_enabled(STDOUT_FILENO), std::cout);
     }

@@ -1,5 +1,6 @@
 #pragma once
 #include <ostream>
+#include <string>
 
 #include "snapshot/snapshot.hpp"
 
@@ -14,6 +15,9 @@ struct TextOptions {
 void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std::ostream& out);
 /// The same report as Markdown, ready to paste into a GitHub issue.
 void render_markdown(const snapshot::Snapshot& snap, std::ostream& out);
+/// The verdict in one line, for --quiet: "✗ 2 errors, 1 warning: driver-library-mismatch, …" or
+/// "✓ no problems found" (warnings and notes counted, never hidden).
+std::string verdict_line(const snapshot::Snapshot& snap);
 /// The Snapshot as versioned JSON (lossless; `check --snapshot` reads it back).
 void render_json(const snapshot::Snapshot& snap, std::ostream& out);
 

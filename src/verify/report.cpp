@@ -46,6 +46,14 @@ const Step* first_failure(const Report& report) {
 
 bool all_passed(const Report& report) { return first_failure(report) == nullptr; }
 
+std::string verdict_line(const Report& report) {
+    if (const Step* failed = first_failure(report)) return "FAIL at " + failed->id + ": " + failed->reason;
+    std::size_t passed = 0, skipped = 0;
+    for (const auto& level : report.levels)
+        for (const auto& step : level.steps) (step.status == Status::pass ? passed : skipped) += 1;
+    return "PASS: " + std::to_string(passed) + " steps passed, " + std::to_string(skipped) + " skipped";
+}
+
 std::string to_json_text(const Report& report) {
     nlohmann::json j = report;
     j["verdict"] = all_passed(report) ? "PASS" : "FAIL";

@@ -71,6 +71,9 @@ struct Report {
 bool all_passed(const Report& report);
 /// The first failed step, or nullptr.
 const Step* first_failure(const Report& report);
+/// The verdict in one line, for --quiet: "PASS: 7 steps passed, 2 skipped" or
+/// "FAIL at driver-api: <its reason>".
+std::string verdict_line(const Report& report);
 
 /// The report as versioned JSON text (pretty, two-space indent).
 std::string to_json_text(const Report& report);
