@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "formats/json_text.hpp"
 #include "snapshot/snapshot_json.hpp"
 
 namespace cudoctor::fleet {
@@ -44,30 +45,6 @@ Expected<std::vector<std::string>> snapshot_files(const std::vector<std::string>
     return files;
 }
 
-namespace {
-
-// Where a JSON text stops being valid, found without building a document.
-struct SyntaxErrorAt : nlohmann::json_sax<nlohmann::json> {
-    std::size_t byte = 0;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-        byte = position;
-        return false;
-    }
-};
-
-}  // namespace
 
 Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     // O_NONBLOCK: a FIFO named *.json must not hang the reader; it is refused below anyway.
@@ -111,8 +88,7 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     if (!snap && snap.error().code == Errc::parse && snap.error().message == "not a JSON document") {
         // Distinguish a cut-off file (a copy interrupted, a full disk) from other garbage: a
         // truncated document is a valid prefix, so the parser fails at its very end.
-        SyntaxErrorAt where;
-        (void)nlohmann::json::sax_parse(data, &where);
+        const auto where = formats::detail::json_syntax_error(data);
         if (where.byte >= got)
             return fail(Errc::truncated, "truncated JSON (the document ends early, after " + std::to_string(got) + " bytes)");
         return fail(Errc::parse, "not JSON (syntax error at byte " + std::to_string(where.byte) + ")");

@@ -6,10 +6,11 @@ namespace cudoctor::formats::detail {
 namespace {
 
 // nlohmann::json reports why a text is not JSON only through an exception or a SAX handler; this
-// handler keeps the message, and runs only after a failed parse.
+// handler keeps the message and where, and runs only after a failed parse.
 class ErrorOnly final : public nlohmann::json_sax<nlohmann::json> {
   public:
     std::string message;
+    std::size_t byte = 0;
 
     bool null() override { return true; }
     bool boolean(bool) override { return true; }
@@ -23,15 +24,18 @@ class ErrorOnly final : public nlohmann::json_sax<nlohmann::json> {
     bool end_object() override { return true; }
     bool start_array(std::size_t) override { return true; }
     bool end_array() override { return true; }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+        byte = position;
         message = ex.what();
         return false;
     }
 };
 
-std::string parser_message(std::string_view text) {
+}  // namespace
+
+JsonSyntaxError json_syntax_error(std::string_view text) {
     ErrorOnly handler;
-    nlohmann::json::sax_parse(text, &handler);
+    if (nlohmann::json::sax_parse(text, &handler)) return {};
     std::string_view msg = handler.message;
     // "[json.exception.parse_error.101] parse error at ..." → "parse error at ...".
     if (msg.starts_with("[json.exception.")) {
@@ -39,15 +43,13 @@ std::string parser_message(std::string_view text) {
         if (close != std::string_view::npos) msg.remove_prefix(close + 2);
     }
     if (msg.empty()) msg = "unknown error";
-    return text::printable(msg, 200);
+    return {handler.byte, text::printable(msg, 200)};
 }
-
-}  // namespace
 
 Expected<nlohmann::json> parse_json_object(std::string_view text, const nlohmann::json::parser_callback_t& callback) {
     try {
         auto doc = nlohmann::json::parse(text, callback, /*allow_exceptions=*/false);
-        if (doc.is_discarded()) return fail(Errc::parse, "not valid JSON: " + parser_message(text));
+        if (doc.is_discarded()) return fail(Errc::parse, "not valid JSON: " + json_syntax_error(text).message);
         if (!doc.is_object()) return fail(Errc::parse, std::string("not a JSON object, but ") + doc.type_name());
         return doc;
     } catch (const nlohmann::json::exception& e) {
