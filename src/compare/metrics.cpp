@@ -52,7 +52,9 @@ struct BlockResult {
     std::uint64_t mismatched = 0, nan_test = 0, nan_ref = 0, inf_test = 0, inf_ref = 0, nonfinite = 0;
 };
 
-inline V4d vabs(const V4d& x) {
+// Always inlined: a separate function would be built for the baseline target and called from
+// the AVX2 clone, and at -O0 (the sanitizer build) that call passed the vector wrongly.
+[[gnu::always_inline]] inline V4d vabs(V4d x) {
     constexpr std::int64_t kMask = 0x7fffffffffffffffLL;
     return reinterpret_cast<V4d>(reinterpret_cast<V4l>(x) & V4l{kMask, kMask, kMask, kMask});
 }
