@@ -36,7 +36,9 @@ std::string npy(const std::string& dict, const std::string& data) {
 }  // namespace
 
 TEST(FormatsNpy, NumpysOwnFiles) {
-    auto t = parse_npy(corpus("f4_2x3.npy"));
+    // parse_npy returns views into the bytes: keep them alive while the views are used.
+    const std::string f4 = corpus("f4_2x3.npy");
+    auto t = parse_npy(f4);
     ASSERT_TRUE(t) << t.error().message;
     EXPECT_EQ(t->dtype, DType::f32);
     EXPECT_EQ(t->shape, (std::vector<std::uint64_t>{2, 3}));
@@ -46,14 +48,16 @@ TEST(FormatsNpy, NumpysOwnFiles) {
     const std::pair<const char*, DType> kinds[] = {{"f8.npy", DType::f64}, {"f2.npy", DType::f16}, {"i8.npy", DType::i64}, {"u1.npy", DType::u8},
                                                    {"bool.npy", DType::boolean}, {"i2.npy", DType::i16}, {"version2.npy", DType::u32}};
     for (const auto& [name, dtype] : kinds) {
-        auto k = parse_npy(corpus(name));
+        const std::string bytes = corpus(name);
+        auto k = parse_npy(bytes);
         ASSERT_TRUE(k) << name << ": " << k.error().message;
         EXPECT_EQ(k->dtype, dtype) << name;
     }
-    auto scalar = parse_npy(corpus("scalar.npy"));
+    const std::string scalar_bytes = corpus("scalar.npy"), empty_bytes = corpus("empty.npy");
+    auto scalar = parse_npy(scalar_bytes);
     ASSERT_TRUE(scalar);
     EXPECT_TRUE(scalar->shape.empty());
-    auto empty = parse_npy(corpus("empty.npy"));
+    auto empty = parse_npy(empty_bytes);
     ASSERT_TRUE(empty);
     EXPECT_EQ(empty->shape, (std::vector<std::uint64_t>{0, 3}));
     EXPECT_TRUE(empty->data.empty());
