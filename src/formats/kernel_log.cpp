@@ -229,7 +229,11 @@ std::vector<KernelEvent> parse_kernel_log(std::string_view text, std::size_t max
         }
         if (auto at = line.find("NVRM: The NVIDIA GPU "); at != std::string_view::npos) {
             auto addr = line.substr(at + 21);
-            pending_gpu = without_function(addr.substr(0, addr.find_first_of(" \t")));
+            addr = addr.substr(0, addr.find_first_of(" \t"));
+            // Only a PCI address ("0000:b3:00.0"): a garbled line must not become a device name.
+            const bool looks_like_pci = !addr.empty() && addr.size() <= 20 &&
+                                        addr.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos;
+            pending_gpu = looks_like_pci ? without_function(addr) : std::string();
             pending_line = number;
             pending_prefix = KernelEvent{};
             read_prefix(line.substr(0, at), pending_prefix);
