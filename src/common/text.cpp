@@ -64,6 +64,7 @@ std::string printable(std::string_view s, std::size_t max) {
         // Keep well-formed UTF-8 (…, ≤, names in other scripts); one '?' per invalid byte.
         const std::size_t len = u >= 0xf0 && u < 0xf5 ? 4 : u >= 0xe0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
         bool ok = len > 0 && i + len <= s.size();
+        if (ok && i + len > end) break;  // a character that would cross the cut goes with it
         for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
         if (ok && len == 3 && u == 0xe0) ok = static_cast<unsigned char>(s[i + 1]) >= 0xa0;  // overlong
         if (ok && len == 4 && u == 0xf0) ok = static_cast<unsigned char>(s[i + 1]) >= 0x90;

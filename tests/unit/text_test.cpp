@@ -13,6 +13,10 @@ TEST(Text, PrintableKeepsUtf8AndMasksGarbage) {
     EXPECT_EQ(text::printable("\xc0\xaf"), "??");          // overlong '/'
     EXPECT_EQ(text::printable("\xed\xa0\x80"), "???");     // a UTF-16 surrogate
     EXPECT_EQ(text::printable("abcdef", 3), "abc…");
+    // The cut never splits a character nor lets one reach past `max` bytes (found by fuzzing
+    // kernel_log: a 300-byte field came out 301 bytes long).
+    EXPECT_EQ(text::printable("ab≤cd", 3), "ab…");
+    EXPECT_EQ(text::printable("ab≤cd", 5), "ab≤…");
 }
 
 TEST(Text, SplitKeepsEmptyFieldsAndLinesDropsTheLastNewline) {
