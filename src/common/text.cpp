@@ -50,6 +50,7 @@ std::string to_lower(std::string_view s) {
     return out;
 }
 
+// The cut is at `max` bytes of output, never inside a character, then marked with "…".
 std::string printable(std::string_view s, std::size_t max) {
     std::string out;
     std::size_t i = 0;

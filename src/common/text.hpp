@@ -15,8 +15,7 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 /// Splits into lines (LF or CRLF); a trailing newline adds no empty line.
 std::vector<std::string_view> lines(std::string_view s);
 std::string to_lower(std::string_view s);
-/// Printable form of arbitrary bytes for an error line: control bytes become '?', cut at `max`
-/// bytes (never inside a character) and then marked with "…".
+/// Printable form of arbitrary bytes for an error line: control bytes become '?', cut at `max`.
 std::string printable(std::string_view s, std::size_t max = 120);
 /// One word for a POSIX shell: returned as is when it holds nothing the shell would expand or
 /// split, otherwise in single quotes (an inner ' becomes '\\'').
