@@ -42,6 +42,18 @@ std::vector<std::string_view> lines(std::string_view s) {
     return out;
 }
 
+std::vector<std::string_view> fields(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && is_blank(s[i])) ++i;
+        const std::size_t start = i;
+        while (i < s.size() && !is_blank(s[i])) ++i;
+        if (i > start) out.push_back(s.substr(start, i - start));
+    }
+    return out;
+}
+
 std::string to_lower(std::string_view s) {
     std::string out(s);
     for (auto& c : out) {

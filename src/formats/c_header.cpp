@@ -15,10 +15,10 @@ namespace {
 bool is_ident_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
+bool is_c_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
 
 std::string_view skip_space(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_c_space(s.front())) s.remove_prefix(1);
     return s;
 }
 
@@ -128,11 +128,11 @@ std::vector<Comparison> comparisons(std::string_view cond) {
         while (i < cond.size() && is_ident_char(cond[i])) ++i;
         const auto name = cond.substr(start, i - start);
         auto j = i;
-        while (j < cond.size() && is_space(cond[j])) ++j;
+        while (j < cond.size() && is_c_space(cond[j])) ++j;
         const auto op_start = j;
         while (j < cond.size() && (cond[j] == '<' || cond[j] == '>' || cond[j] == '=' || cond[j] == '!')) ++j;
         const auto op = cond.substr(op_start, j - op_start);
-        while (j < cond.size() && is_space(cond[j])) ++j;
+        while (j < cond.size() && is_c_space(cond[j])) ++j;
         long long value = 0;
         const auto [end, ec] = std::from_chars(cond.data() + j, cond.data() + cond.size(), value);
         if (!op.empty() && ec == std::errc{}) {
@@ -189,7 +189,7 @@ std::optional<std::string_view> find_define(std::string_view header, std::string
     std::string_view line;
     while (reader.next(line)) {
         auto rest = directive(line, "define");
-        if (!rest || rest->empty() || !is_space(rest->front())) continue;
+        if (!rest || rest->empty() || !is_c_space(rest->front())) continue;
         rest = skip_space(*rest);
         if (!rest->starts_with(name)) continue;
         rest->remove_prefix(name.size());

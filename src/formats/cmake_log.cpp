@@ -8,8 +8,6 @@
 namespace cudoctor::formats {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t'; }
 
 std::string cut(std::string_view s) {
     return std::string(s.substr(0, OpencvBuildLog::kMaxValue));
@@ -29,14 +27,14 @@ std::string_view strip_prefixes(std::string_view line) {
     for (int round = 0; round < 4; ++round) {
         std::string_view s = line;
         std::size_t i = 0;
-        while (i < s.size() && is_space(s[i])) ++i;
+        while (i < s.size() && text::is_blank(s[i])) ++i;
         const std::string_view rest = s.substr(i);
-        if (rest.starts_with('#') && rest.size() > 1 && is_digit(rest[1])) {
+        if (rest.starts_with('#') && rest.size() > 1 && text::is_digit(rest[1])) {
             std::size_t j = 1;
-            while (j < rest.size() && is_digit(rest[j])) ++j;
+            while (j < rest.size() && text::is_digit(rest[j])) ++j;
             if (j < rest.size() && rest[j] == ' ') {
                 std::size_t k = j + 1;
-                while (k < rest.size() && (is_digit(rest[k]) || rest[k] == '.')) ++k;
+                while (k < rest.size() && (text::is_digit(rest[k]) || rest[k] == '.')) ++k;
                 if (k > j + 1 && (k == rest.size() || rest[k] == ' ')) {
                     line = rest.substr(std::min(k + 1, rest.size()));
                     continue;
@@ -58,7 +56,7 @@ std::string_view strip_prefixes(std::string_view line) {
 
 std::size_t indent_of(std::string_view s) {
     std::size_t i = 0;
-    while (i < s.size() && is_space(s[i])) ++i;
+    while (i < s.size() && text::is_blank(s[i])) ++i;
     return i;
 }
 
@@ -82,9 +80,9 @@ std::vector<std::string> words(std::string_view value, std::size_t cap) {
     std::vector<std::string> out;
     std::size_t i = 0;
     while (i < value.size() && out.size() < cap) {
-        while (i < value.size() && (is_space(value[i]) || value[i] == ',' || value[i] == ';')) ++i;
+        while (i < value.size() && (text::is_blank(value[i]) || value[i] == ',' || value[i] == ';')) ++i;
         const std::size_t start = i;
-        while (i < value.size() && !is_space(value[i]) && value[i] != ',' && value[i] != ';') ++i;
+        while (i < value.size() && !text::is_blank(value[i]) && value[i] != ',' && value[i] != ';') ++i;
         if (i > start) out.push_back(cut(value.substr(start, i - start)));
     }
     return out;
@@ -107,7 +105,7 @@ void yes_version(std::string_view value, bool& yes, std::string& version, std::v
     if (inside.starts_with("ver ")) {
         inside.remove_prefix(4);
         std::size_t end = 0;
-        while (end < inside.size() && inside[end] != ',' && !is_space(inside[end])) ++end;
+        while (end < inside.size() && inside[end] != ',' && !text::is_blank(inside[end])) ++end;
         version = cut(inside.substr(0, end));
         inside.remove_prefix(end);
         if (!inside.empty() && inside.front() == ',') inside.remove_prefix(1);
@@ -124,7 +122,7 @@ std::optional<CmakeFind> find_record(std::string_view body) {
     if (body.starts_with("Could NOT find ")) {
         std::string_view rest = body.substr(15);
         std::size_t end = 0;
-        while (end < rest.size() && !is_space(rest[end])) ++end;
+        while (end < rest.size() && !text::is_blank(rest[end])) ++end;
         return CmakeFind{cut(rest.substr(0, end)), false, cut(text::trim(rest.substr(end)))};
     }
     if (body.starts_with("Found ")) {
@@ -132,7 +130,7 @@ std::optional<CmakeFind> find_record(std::string_view body) {
         const auto colon = rest.find(':');
         if (colon == std::string_view::npos || colon == 0 || colon > 40) return std::nullopt;
         const std::string_view name = rest.substr(0, colon);
-        if (std::any_of(name.begin(), name.end(), is_space)) return std::nullopt;
+        if (std::any_of(name.begin(), name.end(), text::is_blank)) return std::nullopt;
         return CmakeFind{cut(name), true, cut(text::trim(rest.substr(colon + 1)))};
     }
     return std::nullopt;
@@ -225,7 +223,7 @@ OpencvBuildLog parse_opencv_build_log(std::string_view text) {
             log.has_summary = true;
             std::string_view rest = text::trim(trimmed.substr(32));
             std::size_t end_v = 0;
-            while (end_v < rest.size() && !is_space(rest[end_v]) && rest[end_v] != '=') ++end_v;
+            while (end_v < rest.size() && !text::is_blank(rest[end_v]) && rest[end_v] != '=') ++end_v;
             log.opencv_version = cut(rest.substr(0, end_v));
             continue;
         }

@@ -12,11 +12,10 @@ constexpr std::uint16_t kSectionIndexExtended = 0xffff;  // SHN_XINDEX: the real
 // A section name longer than this is corruption (real names are under 100 bytes).
 constexpr std::uint64_t kMaxName = 4096;
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
 
 Unexpected<Error> truncated(std::string_view what, std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
-    return fail(Errc::truncated, "truncated ELF: " + std::string(what) + " (offset " + num(offset) + ", " + num(length) +
-                                     " bytes) runs past the end of the file (" + num(size) + " bytes)");
+    return fail(Errc::truncated, "truncated ELF: " + std::string(what) + " (offset " + std::to_string(offset) + ", " + std::to_string(length) +
+                                     " bytes) runs past the end of the file (" + std::to_string(size) + " bytes)");
 }
 
 /// Where a table of `count` entries of `entry_size` bytes at `offset` ends, or nullopt on overflow.
@@ -28,14 +27,14 @@ std::optional<std::uint64_t> table_length(std::uint64_t count, std::uint64_t ent
 Expected<std::string> section_name(const ByteReader& in, std::uint64_t table_offset, std::uint64_t table_size,
                                    std::uint32_t index) {
     if (index >= table_size)
-        return fail(Errc::parse, "corrupt ELF: section name index " + num(index) + " is outside the name table (" +
-                                     num(table_size) + " bytes)");
+        return fail(Errc::parse, "corrupt ELF: section name index " + std::to_string(index) + " is outside the name table (" +
+                                     std::to_string(table_size) + " bytes)");
     const std::uint64_t avail = table_size - index;
     const auto window = in.range(table_offset + index, avail < kMaxName ? avail : kMaxName);
     if (!window) return truncated("section name table", table_offset, table_size, in.size());
     const auto nul = window->find('\0');
     if (nul == std::string_view::npos)
-        return fail(Errc::parse, "corrupt ELF: section name at index " + num(index) + " has no terminating NUL");
+        return fail(Errc::parse, "corrupt ELF: section name at index " + std::to_string(index) + " has no terminating NUL");
     return std::string(window->substr(0, nul));
 }
 
@@ -48,10 +47,10 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
     if (!is_elf(bytes)) return fail(Errc::parse, "not an ELF file");
     if (bytes.size() < 7) return truncated("file header", 0, kFileHeaderSize, in.size());
     if (bytes[4] == 1) return fail(Errc::unsupported, "32-bit ELF files are not supported (GPU code ships in 64-bit binaries)");
-    if (bytes[4] != 2) return fail(Errc::parse, "corrupt ELF: unknown ELF class " + num(static_cast<std::uint8_t>(bytes[4])));
+    if (bytes[4] != 2) return fail(Errc::parse, "corrupt ELF: unknown ELF class " + std::to_string(static_cast<std::uint8_t>(bytes[4])));
     if (bytes[5] == 2) return fail(Errc::unsupported, "big-endian ELF files are not supported");
-    if (bytes[5] != 1) return fail(Errc::parse, "corrupt ELF: unknown byte order " + num(static_cast<std::uint8_t>(bytes[5])));
-    if (bytes[6] != 1) return fail(Errc::unsupported, "ELF version " + num(static_cast<std::uint8_t>(bytes[6])) + " is not supported");
+    if (bytes[5] != 1) return fail(Errc::parse, "corrupt ELF: unknown byte order " + std::to_string(static_cast<std::uint8_t>(bytes[5])));
+    if (bytes[6] != 1) return fail(Errc::unsupported, "ELF version " + std::to_string(static_cast<std::uint8_t>(bytes[6])) + " is not supported");
     if (!in.contains(0, kFileHeaderSize)) return truncated("file header", 0, kFileHeaderSize, in.size());
 
     ElfFile elf;
@@ -67,7 +66,7 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
 
     if (phoff != 0 && phnum != 0) {
         if (phentsize < kProgramHeaderSize)
-            return fail(Errc::parse, "corrupt ELF: program header entry size " + num(phentsize) + " (expected 56)");
+            return fail(Errc::parse, "corrupt ELF: program header entry size " + std::to_string(phentsize) + " (expected 56)");
         const auto length = table_length(phnum, phentsize);
         if (!length || !in.contains(phoff, *length)) return truncated("program header table", phoff, length.value_or(~0ull), in.size());
         for (std::uint64_t i = 0; i < phnum; ++i) {
@@ -78,17 +77,17 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
 
     if (shoff == 0) return elf;  // no section headers: a stripped-to-the-bone or odd binary
     if (shentsize != kSectionHeaderSize)
-        return fail(Errc::parse, "corrupt ELF: section header entry size " + num(shentsize) + " (expected 64)");
+        return fail(Errc::parse, "corrupt ELF: section header entry size " + std::to_string(shentsize) + " (expected 64)");
     if (!in.contains(shoff, kSectionHeaderSize)) return truncated("section header table", shoff, kSectionHeaderSize, in.size());
     // More than 0xff00 sections: the count and the name-table index move into section 0.
     if (shnum == 0) shnum = *in.u64(shoff + 0x20);
     if (shstrndx == kSectionIndexExtended) shstrndx = *in.u32(shoff + 0x28);
     const auto table = table_length(shnum, kSectionHeaderSize);
     if (!table || !in.contains(shoff, *table))
-        return truncated("section header table of " + num(shnum) + " entries", shoff, table.value_or(~0ull), in.size());
+        return truncated("section header table of " + std::to_string(shnum) + " entries", shoff, table.value_or(~0ull), in.size());
     if (shnum == 0) return elf;
     if (shstrndx >= shnum)
-        return fail(Errc::parse, "corrupt ELF: section name table index " + num(shstrndx) + " is not below the section count " + num(shnum));
+        return fail(Errc::parse, "corrupt ELF: section name table index " + std::to_string(shstrndx) + " is not below the section count " + std::to_string(shnum));
 
     const std::uint64_t names_at = shoff + shstrndx * kSectionHeaderSize;
     const std::uint64_t names_offset = *in.u64(names_at + 0x18);
@@ -128,8 +127,8 @@ Expected<std::string_view> section_bytes(std::string_view file, const ElfSection
     const ByteReader in(file);
     if (auto r = in.range(section.offset, section.size)) return *r;
     return fail(Errc::truncated, "section " + (section.name.empty() ? std::string("(unnamed)") : section.name) + " (offset " +
-                                     num(section.offset) + ", " + num(section.size) +
-                                     " bytes) runs past the end of the file (" + num(file.size()) + " bytes)");
+                                     std::to_string(section.offset) + ", " + std::to_string(section.size) +
+                                     " bytes) runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
 }
 
 std::string elf_kind(const ElfFile& elf) {
@@ -141,7 +140,7 @@ std::string elf_kind(const ElfFile& elf) {
                 if (p.type == kElfSegmentInterp) return "executable";
             return "shared object";
         case 4: return "core file";
-        default: return "ELF type " + num(elf.type);
+        default: return "ELF type " + std::to_string(elf.type);
     }
 }
 

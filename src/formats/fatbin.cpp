@@ -16,7 +16,6 @@ constexpr std::uint64_t kFlagZstd = 0x8000;
 constexpr std::uint64_t kFlagArchSpecific = 0x100000;
 constexpr std::uint64_t kFlagFamilySpecific = 0x200000;
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
 
 FatbinKind kind_of(std::uint16_t code) {
     switch (code) {
@@ -56,16 +55,16 @@ Expected<std::vector<FatbinEntry>> read_entries(const ByteReader& in, std::uint6
     std::uint64_t at = begin;
     while (at < end) {
         if (end - at < kEntryHeaderMin)
-            return fail(Errc::parse, "fatbin entry at offset " + num(base + at) + ": " + num(end - at) +
+            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": " + std::to_string(end - at) +
                                          " bytes left in the container, less than an entry header (64)");
         const std::uint32_t header_size = *in.u32(at + 4);
         const std::uint64_t payload_size = *in.u64(at + 8);
         if (header_size < kEntryHeaderMin || header_size > kEntryHeaderMax)
-            return fail(Errc::parse, "fatbin entry at offset " + num(base + at) + ": header size " + num(header_size) +
+            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": header size " + std::to_string(header_size) +
                                          " (expected 64 to 65536)");
         const auto next = checked_add(at + header_size, payload_size);
         if (!next || *next > end)
-            return fail(Errc::parse, "fatbin entry at offset " + num(base + at) + ": payload size " + num(payload_size) +
+            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": payload size " + std::to_string(payload_size) +
                                          " runs past the end of its container");
         entries.push_back(read_entry(in, at, base));
         at = *next;
@@ -75,22 +74,22 @@ Expected<std::vector<FatbinEntry>> read_entries(const ByteReader& in, std::uint6
 
 Expected<FatbinContainer> parse_at(const ByteReader& in, std::uint64_t at, std::uint64_t base) {
     if (!in.contains(at, kContainerHeaderSize))
-        return fail(Errc::truncated, "fatbin container at offset " + num(base + at) + ": " + num(in.size() - at) +
+        return fail(Errc::truncated, "fatbin container at offset " + std::to_string(base + at) + ": " + std::to_string(in.size() - at) +
                                          " bytes, less than a container header (16)");
     if (*in.u32(at) != kFatbinMagic)
-        return fail(Errc::parse, "no fatbin container at offset " + num(base + at) + " (magic is not 0xBA55ED50)");
+        return fail(Errc::parse, "no fatbin container at offset " + std::to_string(base + at) + " (magic is not 0xBA55ED50)");
     const std::uint16_t version = *in.u16(at + 4);
     const std::uint16_t header_size = *in.u16(at + 6);
     const std::uint64_t fat_size = *in.u64(at + 8);
     if (version != 1)
-        return fail(Errc::parse, "fatbin container at offset " + num(base + at) + ": version " + num(version) + " (expected 1)");
+        return fail(Errc::parse, "fatbin container at offset " + std::to_string(base + at) + ": version " + std::to_string(version) + " (expected 1)");
     if (header_size < kContainerHeaderSize)
-        return fail(Errc::parse, "fatbin container at offset " + num(base + at) + ": header size " + num(header_size) +
+        return fail(Errc::parse, "fatbin container at offset " + std::to_string(base + at) + ": header size " + std::to_string(header_size) +
                                      " (expected at least 16)");
     const auto end = checked_add(at + header_size, fat_size);
     if (!end || *end > in.size())
-        return fail(Errc::truncated, "fatbin container at offset " + num(base + at) + ": size " + num(fat_size) +
-                                         " runs past the end (" + num(in.size() - at) + " bytes left)");
+        return fail(Errc::truncated, "fatbin container at offset " + std::to_string(base + at) + ": size " + std::to_string(fat_size) +
+                                         " runs past the end (" + std::to_string(in.size() - at) + " bytes left)");
     auto entries = read_entries(in, at + header_size, *end, base);
     if (!entries) return Unexpected<Error>(entries.error());
     return FatbinContainer{base + at, *end - at, std::move(*entries)};
@@ -104,9 +103,9 @@ std::string target_name(const FatbinEntry& e) {
         case FatbinKind::ptx: prefix = "compute_"; break;
         case FatbinKind::sass: prefix = "sm_"; break;
         case FatbinKind::lto_ir: prefix = "lto_"; break;
-        case FatbinKind::other: prefix = "kind" + num(e.kind_code) + "_"; break;
+        case FatbinKind::other: prefix = "kind" + std::to_string(e.kind_code) + "_"; break;
     }
-    return prefix + num(e.arch) + (e.arch_specific ? "a" : "") + (e.family_specific ? "f" : "");
+    return prefix + std::to_string(e.arch) + (e.arch_specific ? "a" : "") + (e.family_specific ? "f" : "");
 }
 
 const char* to_string(FatbinCompression c) {
@@ -134,7 +133,7 @@ FatbinWalk walk_fatbin_section(std::string_view section, std::uint64_t base) {
         }
         if (!word) {  // fewer than 4 bytes left: padding when zero, else a cut-off container
             if (in.range(at, in.size() - at)->find_first_not_of('\0') != std::string_view::npos)
-                walk.error = Error{Errc::truncated, "fatbin section ends inside a container header at offset " + num(base + at)};
+                walk.error = Error{Errc::truncated, "fatbin section ends inside a container header at offset " + std::to_string(base + at)};
             break;
         }
         auto container = parse_at(in, at, base);

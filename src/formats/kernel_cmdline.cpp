@@ -5,7 +5,7 @@
 namespace cudoctor::formats {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_cmdline_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 bool same_module(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
@@ -23,11 +23,11 @@ std::vector<std::string> parse_kernel_cmdline(std::string_view text) {
     std::vector<std::string> out;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && is_space(text[i])) ++i;
+        while (i < text.size() && is_cmdline_space(text[i])) ++i;
         if (i >= text.size()) break;
         std::string token;
         bool quoted = false;
-        for (; i < text.size() && (quoted || !is_space(text[i])); ++i) {
+        for (; i < text.size() && (quoted || !is_cmdline_space(text[i])); ++i) {
             if (text[i] == '"') quoted = !quoted;
             else token += text[i];
         }

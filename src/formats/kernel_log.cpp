@@ -12,19 +12,11 @@ namespace {
 constexpr std::size_t kMaxLine = 64 * 1024;
 constexpr std::size_t kMaxMessage = 300;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 /// Reads a run of digits at `pos` (at most `max_digits`); nullopt when none or too many.
 std::optional<long> read_number(std::string_view s, std::size_t& pos, std::size_t max_digits) {
     std::size_t start = pos;
     long value = 0;
-    while (pos < s.size() && is_digit(s[pos])) {
+    while (pos < s.size() && text::is_digit(s[pos])) {
         if (pos - start >= max_digits) return std::nullopt;
         value = value * 10 + (s[pos] - '0');
         ++pos;
@@ -54,15 +46,15 @@ std::optional<double> bracket_uptime(std::string_view prefix) {
 }
 
 bool is_iso_date(std::string_view s) {
-    return s.size() >= 19 && is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) && is_digit(s[3]) && s[4] == '-' &&
-           is_digit(s[5]) && is_digit(s[6]) && s[7] == '-' && is_digit(s[8]) && is_digit(s[9]) && (s[10] == 'T' || s[10] == ' ');
+    return s.size() >= 19 && text::is_digit(s[0]) && text::is_digit(s[1]) && text::is_digit(s[2]) && text::is_digit(s[3]) && s[4] == '-' &&
+           text::is_digit(s[5]) && text::is_digit(s[6]) && s[7] == '-' && text::is_digit(s[8]) && text::is_digit(s[9]) && (s[10] == 'T' || s[10] == ' ');
 }
 
 bool is_syslog_date(std::string_view s) {
     // "May  6 00:38:27": month, day (space-padded), time.
     return s.size() >= 15 && std::isupper(static_cast<unsigned char>(s[0])) && std::islower(static_cast<unsigned char>(s[1])) &&
-           std::islower(static_cast<unsigned char>(s[2])) && s[3] == ' ' && (s[4] == ' ' || is_digit(s[4])) && is_digit(s[5]) &&
-           s[6] == ' ' && is_digit(s[7]) && is_digit(s[8]) && s[9] == ':' && s[12] == ':' && is_digit(s[14]);
+           std::islower(static_cast<unsigned char>(s[2])) && s[3] == ' ' && (s[4] == ' ' || text::is_digit(s[4])) && text::is_digit(s[5]) &&
+           s[6] == ' ' && text::is_digit(s[7]) && text::is_digit(s[8]) && s[9] == ':' && s[12] == ':' && text::is_digit(s[14]);
 }
 
 /// The time stamps in front of the message: wall clock and/or seconds since boot.
@@ -122,7 +114,7 @@ bool read_xid_body(std::string_view body, KernelEvent& e) {
     if (close == std::string_view::npos || close > 64) return false;
     auto where = body.substr(1, close - 1);
     if (where.starts_with("PCI:")) where.remove_prefix(4);
-    e.pci = lower(where);
+    e.pci = text::to_lower(where);
     std::size_t pos = close + 1;
     if (pos >= body.size() || body[pos] != ':') return false;
     ++pos;
@@ -141,7 +133,7 @@ bool read_xid_body(std::string_view body, KernelEvent& e) {
 std::string without_function(std::string_view address) {
     auto dot = address.rfind('.');
     if (dot != std::string_view::npos && dot + 2 == address.size()) address = address.substr(0, dot);
-    return lower(address);
+    return text::to_lower(address);
 }
 
 /// A report on one line, without context; `nvrm` is the offset of "NVRM: " or of "SXid (".
@@ -223,7 +215,7 @@ std::vector<KernelEvent> parse_kernel_log(std::string_view text, std::size_t max
             if (sep != std::string_view::npos && sep < 20) {
                 auto uuid = rest.substr(sep + 2);
                 auto end = uuid.find_first_of(" \t");
-                uuids[lower(rest.substr(0, sep))] = text::printable(uuid.substr(0, end), 61);
+                uuids[text::to_lower(rest.substr(0, sep))] = text::printable(uuid.substr(0, end), 61);
                 continue;
             }
         }

@@ -23,7 +23,6 @@ constexpr std::uint32_t kExtensionTagHwcaps = 1;
 // PATH_MAX: no SONAME or library path is longer, so a longer "string" is corruption.
 constexpr std::uint64_t kMaxString = 4096;
 
-std::string num(std::uint64_t v) { return std::to_string(v); }
 
 // Thrown inside this file only (as bloaty does) and turned into an Error once, at the entry point.
 struct CacheError {
@@ -46,9 +45,9 @@ class CacheBytes {
 
     std::string_view range(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
         if (offset > m_data.size() || length > m_data.size() - offset)
-            raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + num(offset) +
-                                       " (" + num(length) + " bytes) runs past the end of the file (" +
-                                       num(m_data.size()) + " bytes)");
+            raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) +
+                                       " (" + std::to_string(length) + " bytes) runs past the end of the file (" +
+                                       std::to_string(m_data.size()) + " bytes)");
         return m_data.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
     }
 
@@ -71,15 +70,15 @@ class CacheBytes {
         const auto nul = window.find('\0');
         if (nul == std::string_view::npos) {
             if (window.size() <= kMaxString)
-                raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + num(offset) +
-                                           " has no terminating NUL before the end of the file (" + num(size()) +
+                raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) +
+                                           " has no terminating NUL before the end of the file (" + std::to_string(size()) +
                                            " bytes)");
-            raise(Errc::parse, "ld.so.cache: " + std::string(what) + " at offset " + num(offset) +
-                                   " is longer than " + num(kMaxString) + " bytes");
+            raise(Errc::parse, "ld.so.cache: " + std::string(what) + " at offset " + std::to_string(offset) +
+                                   " is longer than " + std::to_string(kMaxString) + " bytes");
         }
         if (nul > m_budget)
             raise(Errc::too_large, "ld.so.cache: the strings of its entries add up to far more than the file (" +
-                                       num(size()) + " bytes); it is corrupt");
+                                       std::to_string(size()) + " bytes); it is corrupt");
         m_budget -= nul;
         return std::string(window.substr(0, nul));
     }
@@ -100,9 +99,9 @@ Extensions read_extensions(const CacheBytes& file, std::uint32_t offset) {
     Extensions ext;
     if (offset == 0) return ext;
     if (offset % 4 != 0)
-        raise(Errc::parse, "ld.so.cache: extension directory offset " + num(offset) + " is not a multiple of 4");
+        raise(Errc::parse, "ld.so.cache: extension directory offset " + std::to_string(offset) + " is not a multiple of 4");
     if (file.u32(offset, "extension directory") != kExtensionMagic)
-        raise(Errc::parse, "ld.so.cache: extension directory at offset " + num(offset) + " has a bad magic");
+        raise(Errc::parse, "ld.so.cache: extension directory at offset " + std::to_string(offset) + " has a bad magic");
     const std::uint32_t count = file.u32(offset + 4ULL, "extension directory");
     const std::uint64_t table = offset + 8ULL;
     file.range(table, 16ULL * count, "extension section table");
@@ -112,7 +111,7 @@ Extensions read_extensions(const CacheBytes& file, std::uint32_t offset) {
         const std::uint32_t tag = file.u32(at, "extension section");
         const std::uint32_t data_at = file.u32(at + 8, "extension section");
         const std::uint32_t data_size = file.u32(at + 12, "extension section");
-        const auto data = file.range(data_at, data_size, "extension section " + num(i));
+        const auto data = file.range(data_at, data_size, "extension section " + std::to_string(i));
         if (tag == kExtensionTagGenerator) {
             generator = data;
         } else if (tag == kExtensionTagHwcaps) {
@@ -142,14 +141,14 @@ void read_new(CacheBytes& file, std::uint64_t base, LdCache& out) {
     const std::uint32_t extension_offset = file.u32(base + 32, "new-format header");
     const std::uint64_t entries_at = base + kNewHeaderSize;
     // Checked before reserving, so a hostile count cannot allocate more than the file holds.
-    file.range(entries_at, kNewEntrySize * nlibs, num(nlibs) + " new-format entries");
+    file.range(entries_at, kNewEntrySize * nlibs, std::to_string(nlibs) + " new-format entries");
     file.range(entries_at + kNewEntrySize * nlibs, len_strings, "string table");
     const Extensions ext = read_extensions(file, extension_offset);
 
     out.entries.reserve(nlibs);
     for (std::uint64_t i = 0; i < nlibs; ++i) {
         const std::uint64_t at = entries_at + kNewEntrySize * i;
-        const std::string label = "entry " + num(i);
+        const std::string label = "entry " + std::to_string(i);
         LdCacheEntry e;
         e.flags = file.u32(at, label);
         const std::uint32_t key = file.u32(at + 4, label);
@@ -173,7 +172,7 @@ LdCache read_old_or_compat(CacheBytes& file) {
     LdCache out;
     file.range(0, kOldHeaderSize, "old-format header");
     const std::uint32_t nlibs = file.u32(12, "old-format header");
-    file.range(kOldHeaderSize, kOldEntrySize * nlibs, num(nlibs) + " old-format entries");
+    file.range(kOldHeaderSize, kOldEntrySize * nlibs, std::to_string(nlibs) + " old-format entries");
     const std::uint64_t strings_at = kOldHeaderSize + kOldEntrySize * nlibs;
     // The new part, if any, hides at the start of the old string table, aligned to 8.
     const std::uint64_t new_at = (strings_at + 7) & ~std::uint64_t{7};
@@ -190,7 +189,7 @@ LdCache read_old_or_compat(CacheBytes& file) {
     out.entries.reserve(nlibs);
     for (std::uint64_t i = 0; i < nlibs; ++i) {
         const std::uint64_t at = kOldHeaderSize + kOldEntrySize * i;
-        const std::string label = "entry " + num(i);
+        const std::string label = "entry " + std::to_string(i);
         LdCacheEntry e;
         e.flags = file.u32(at, label);
         const std::uint32_t key = file.u32(at + 4, label);
@@ -217,7 +216,7 @@ LdCache read_cache(std::string_view bytes) {
         return out;
     }
     if (kOldMagic.starts_with(bytes) || kNewMagic.starts_with(bytes))
-        raise(Errc::truncated, "ld.so.cache truncated: the file ends inside the magic (" + num(bytes.size()) + " bytes)");
+        raise(Errc::truncated, "ld.so.cache truncated: the file ends inside the magic (" + std::to_string(bytes.size()) + " bytes)");
     raise(Errc::parse, "not an ld.so.cache");
 }
 
@@ -300,7 +299,7 @@ std::string ld_cache_entry_line(const LdCacheEntry& entry) {
     if (!arch_name.empty())
         line += "," + arch_name;
     else if (arch != 0)
-        line += "," + num(arch);
+        line += "," + std::to_string(arch);
     if (!entry.hwcaps_subdir.empty()) {
         line += ", hwcap: \"" + entry.hwcaps_subdir + "\"";
     } else if (entry.hwcap != 0) {
@@ -311,8 +310,8 @@ std::string ld_cache_entry_line(const LdCacheEntry& entry) {
     if (entry.osversion != 0) {
         static const char* const os_names[] = {"Linux", "Hurd", "Solaris", "FreeBSD", "kNetBSD", "Syllable", "Unknown OS"};
         const std::uint32_t os = entry.osversion >> 24;
-        line += std::string(", OS ABI: ") + os_names[os > 6 ? 6 : os] + " " + num((entry.osversion >> 16) & 0xff) +
-                "." + num((entry.osversion >> 8) & 0xff) + "." + num(entry.osversion & 0xff);
+        line += std::string(", OS ABI: ") + os_names[os > 6 ? 6 : os] + " " + std::to_string((entry.osversion >> 16) & 0xff) +
+                "." + std::to_string((entry.osversion >> 8) & 0xff) + "." + std::to_string(entry.osversion & 0xff);
     }
     line += ") => " + entry.value;
     return line;

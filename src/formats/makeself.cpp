@@ -1,5 +1,7 @@
 #include "formats/makeself.hpp"
 
+#include "common/text.hpp"
+
 #include <charconv>
 #include <cstring>
 #include <map>
@@ -83,28 +85,9 @@ std::optional<std::uint64_t> to_u64(std::string_view s) {
     return v;
 }
 
-std::vector<std::string_view> fields(std::string_view s) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-        const auto start = i;
-        while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
-        if (i > start) out.push_back(s.substr(start, i - start));
-    }
-    return out;
-}
-
 bool all_of(std::string_view s, char c) { return s.find_first_not_of(c) == std::string_view::npos; }
 
 bool is_hex(std::string_view s) { return s.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos; }
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out)
-        if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
 
 /// The version after "Makeself" in a banner line, or nullopt when the line names none.
 std::optional<std::string> banner_version(std::string_view line) {
@@ -291,17 +274,17 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
         }
         if (auto* m = var("MD5"); m && !all_of(*m, '0')) {
             if (m->size() != 32 || !is_hex(*m)) return corrupt("MD5=" + *m + " is not 32 hex digits");
-            h.fork_md5 = lower(*m);
+            h.fork_md5 = text::to_lower(*m);
         }
         h.payloads.push_back({h.payload_offset, std::nullopt, h.fork_md5, std::nullopt, h.fork_crc});
         return h;
     }
 
     const auto* sizes_text = var("filesizes");
-    const auto sizes = sizes_text ? fields(*sizes_text) : std::vector<std::string_view>{};
-    const auto md5s = var("MD5") ? fields(*var("MD5")) : std::vector<std::string_view>{};
-    const auto shas = var("SHA") ? fields(*var("SHA")) : std::vector<std::string_view>{};
-    const auto crcs = var("CRCsum") ? fields(*var("CRCsum")) : std::vector<std::string_view>{};
+    const auto sizes = sizes_text ? text::fields(*sizes_text) : std::vector<std::string_view>{};
+    const auto md5s = var("MD5") ? text::fields(*var("MD5")) : std::vector<std::string_view>{};
+    const auto shas = var("SHA") ? text::fields(*var("SHA")) : std::vector<std::string_view>{};
+    const auto crcs = var("CRCsum") ? text::fields(*var("CRCsum")) : std::vector<std::string_view>{};
     if (sizes.size() > 4096) return corrupt("filesizes lists " + std::to_string(sizes.size()) + " payloads");
     std::uint64_t at = h.payload_offset;
     std::uint64_t sum = 0;
@@ -319,11 +302,11 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
         }
         if (i < md5s.size() && !all_of(md5s[i], '0')) {
             if (md5s[i].size() != 32 || !is_hex(md5s[i])) return corrupt("MD5 \"" + std::string(md5s[i]) + "\" is not 32 hex digits");
-            p.md5 = lower(md5s[i]);
+            p.md5 = text::to_lower(md5s[i]);
         }
         if (i < shas.size() && !all_of(shas[i], '0')) {
             if (shas[i].size() != 64 || !is_hex(shas[i])) return corrupt("SHA \"" + std::string(shas[i]) + "\" is not 64 hex digits");
-            p.sha256 = lower(shas[i]);
+            p.sha256 = text::to_lower(shas[i]);
         }
         if (i < crcs.size() && !all_of(crcs[i], '0')) {
             auto n = to_u64(crcs[i]);

@@ -5,7 +5,7 @@
 namespace cudoctor::formats {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+bool is_word_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::string module_name(std::string_view s) {
     std::string out(s);
@@ -17,9 +17,9 @@ std::string module_name(std::string_view s) {
 /// Cuts the first whitespace-separated word off `rest`.
 std::string_view next_word(std::string_view& rest) {
     std::size_t i = 0;
-    while (i < rest.size() && is_space(rest[i])) ++i;
+    while (i < rest.size() && is_word_space(rest[i])) ++i;
     const std::size_t start = i;
-    while (i < rest.size() && !is_space(rest[i])) ++i;
+    while (i < rest.size() && !is_word_space(rest[i])) ++i;
     const auto word = rest.substr(start, i - start);
     rest = rest.substr(i);
     return word;

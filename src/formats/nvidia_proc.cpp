@@ -9,21 +9,6 @@
 namespace cudoctor::formats {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
-
-/// Splits on runs of spaces and TABs.
-std::vector<std::string_view> fields(std::string_view line) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && is_space(line[i])) ++i;
-        const std::size_t start = i;
-        while (i < line.size() && !is_space(line[i])) ++i;
-        if (i > start) out.push_back(line.substr(start, i - start));
-    }
-    return out;
-}
-
 /// "550.54.14": digits and dots, at least one dot, none leading, trailing or doubled.
 bool is_dotted_version(std::string_view token) {
     if (token.empty() || token.front() == '.' || token.back() == '.') return false;
@@ -64,7 +49,7 @@ bool is_alpha(std::string_view s) {
 }
 
 std::optional<ProcModule> parse_module_line(std::string_view line) {
-    const auto f = fields(line);
+    const auto f = text::fields(line);
     if (f.size() < 5 || f.size() > 7 || !is_module_name(f[0]) || !is_alpha(f[4])) return std::nullopt;
     ProcModule m;
     m.name = std::string(f[0]);
@@ -116,7 +101,7 @@ Expected<NvidiaProcVersion> parse_nvidia_proc_version(std::string_view text) {
         out.open = rest.substr(0, module_at).ends_with("Open ");
         rest = rest.substr(module_at + 13);
     }
-    for (const auto token : fields(rest)) {
+    for (const auto token : text::fields(rest)) {
         if (is_dotted_version(token)) {
             out.version = std::string(token);
             return out;

@@ -8,19 +8,6 @@ namespace {
 std::string strip_arch(std::string_view package) { return std::string(package.substr(0, package.find(':'))); }
 std::string none_to_empty(std::string_view v) { return v == "<none>" ? std::string() : std::string(v); }
 
-/// Whitespace-separated fields of one line.
-std::vector<std::string_view> fields(std::string_view line) {
-    std::vector<std::string_view> out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-        const std::size_t start = i;
-        while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-        if (i > start) out.push_back(line.substr(start, i - start));
-    }
-    return out;
-}
-
 /// "a:amd64 (1.0, 2.0), b:amd64 (3.0, automatic)" → changes; commas inside parentheses belong
 /// to the versions.
 void parse_change_list(std::string_view action, std::string_view list, std::vector<AptTransaction::Change>& out) {
@@ -58,7 +45,7 @@ void parse_change_list(std::string_view action, std::string_view list, std::vect
 std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data) {
     std::vector<DpkgLogAction> out;
     for (auto line : text::lines(text_data)) {
-        auto f = fields(line);
+        auto f = text::fields(line);
         if (f.size() < 6) continue;
         const auto action = f[2];
         if (action != "install" && action != "upgrade" && action != "remove" && action != "purge") continue;

@@ -81,10 +81,9 @@ std::string folder_of(const std::string& path) {
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::string num(std::uint64_t n) { return std::to_string(n); }
 
 /// "5 bytes", or "2.0 MiB (2097152 bytes)" where the exact count adds something.
-std::string amount(std::uint64_t n) { return n < 1024 ? human_bytes(n) : human_bytes(n) + " (" + num(n) + " bytes)"; }
+std::string amount(std::uint64_t n) { return n < 1024 ? human_bytes(n) : human_bytes(n) + " (" + std::to_string(n) + " bytes)"; }
 
 /// The verifier's state for one file.
 class Verifier {
@@ -157,7 +156,7 @@ void Verifier::plan_makeself() {
                     formats::to_string(h.compression) + " payload";
     m_r.name = read_installer_name(m_r.path, h.label, h.version_string);
     add("header", CheckStatus::ok,
-        "payload starts at byte " + num(h.payload_offset) + " (after line " + num(h.header_lines) + ")");
+        "payload starts at byte " + std::to_string(h.payload_offset) + " (after line " + std::to_string(h.header_lines) + ")");
 
     // Size against what the header declares.
     const auto& last = h.payloads.back();
@@ -172,16 +171,16 @@ void Verifier::plan_makeself() {
         if (m_r.size < declared) {
             const auto missing = declared - m_r.size;
             add("size", CheckStatus::bad,
-                num(m_r.size) + " bytes, the header declares " + num(declared) + ": " + amount(missing) + " missing, " + num(m_r.size * 100 / declared) + "% arrived");
+                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " + amount(missing) + " missing, " + std::to_string(m_r.size * 100 / declared) + "% arrived");
             judge(Verdict::truncated);
         } else if (m_r.size > declared) {
             add("size", CheckStatus::bad,
-                num(m_r.size) + " bytes, the header declares " + num(declared) + ": " + num(m_r.size - declared) +
+                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " + std::to_string(m_r.size - declared) +
                     " bytes too many after the archive's end");
             judge(Verdict::too_long);
         } else {
             m_size_proven = true;
-            add("size", CheckStatus::ok, num(m_r.size) + " bytes, exactly as the header declares");
+            add("size", CheckStatus::ok, std::to_string(m_r.size) + " bytes, exactly as the header declares");
         }
     } else {
         add("size", CheckStatus::info, "the header declares no size (" + std::string(formats::to_string(h.family)) +
@@ -199,7 +198,7 @@ void Verifier::plan_makeself() {
                                                                         : FileKind::binary;
     if (want != FileKind::binary && found != want) {
         add("payload", CheckStatus::bad, std::string("the header announces a ") + formats::to_string(h.compression) +
-                                             " payload at byte " + num(h.payload_offset) + " but it starts as " +
+                                             " payload at byte " + std::to_string(h.payload_offset) + " but it starts as " +
                                              describe(found));
         judge(magic.empty() ? Verdict::truncated : Verdict::corrupt);
         return;
@@ -210,20 +209,20 @@ void Verifier::plan_makeself() {
         const auto from = h.fork_checksum_offset.value_or(0);
         const std::string what = "bytes from line 4 to the end";
         if (h.fork_crc)
-            m_plan.digests.push_back({"crc", what, num(*h.fork_crc), std::make_unique<DigestSink>(DigestKind::cksum, from, std::nullopt)});
+            m_plan.digests.push_back({"crc", what, std::to_string(*h.fork_crc), std::make_unique<DigestSink>(DigestKind::cksum, from, std::nullopt)});
         if (h.fork_md5)
             m_plan.digests.push_back({"md5", what, *h.fork_md5, std::make_unique<DigestSink>(DigestKind::md5, from, std::nullopt)});
     }
     for (std::size_t i = 0; i < h.payloads.size(); ++i) {
         const auto& p = h.payloads[i];
-        const std::string what = h.payloads.size() == 1 ? "the payload" : "payload " + num(i + 1);
+        const std::string what = h.payloads.size() == 1 ? "the payload" : "payload " + std::to_string(i + 1);
         const auto end = p.size ? std::optional<std::uint64_t>(p.offset + *p.size) : std::nullopt;
         if (h.family == formats::MakeselfFamily::upstream) {
             if (p.sha256) m_plan.digests.push_back({"sha256", what, *p.sha256, std::make_unique<DigestSink>(DigestKind::sha256, p.offset, end)});
             if (p.md5) m_plan.digests.push_back({"md5", what, *p.md5, std::make_unique<DigestSink>(DigestKind::md5, p.offset, end)});
             // makeself checks the CRC only when no MD5 or SHA-256 was checked.
             if (p.crc && !p.md5 && !p.sha256)
-                m_plan.digests.push_back({"crc", what, num(*p.crc), std::make_unique<DigestSink>(DigestKind::cksum, p.offset, end)});
+                m_plan.digests.push_back({"crc", what, std::to_string(*p.crc), std::make_unique<DigestSink>(DigestKind::cksum, p.offset, end)});
             if (!p.sha256 && !p.md5 && !p.crc) m_plan.notes.push_back("the header records no MD5, SHA-256 or CRC of " + what);
         }
         if (h.compression == PayloadCompression::gzip || h.compression == PayloadCompression::xz ||
@@ -240,13 +239,13 @@ void Verifier::plan_ar() {
     int members = 0;
     while (pos < m_r.size) {
         if (m_r.size - pos < formats::kArMemberHeaderSize) {
-            add("size", CheckStatus::bad, "the file ends inside an ar member header at byte " + num(pos));
+            add("size", CheckStatus::bad, "the file ends inside an ar member header at byte " + std::to_string(pos));
             judge(Verdict::truncated);
             return;
         }
         auto m = formats::parse_ar_member_header(read_at(m_fd, pos, formats::kArMemberHeaderSize));
         if (!m) {
-            add("members", CheckStatus::bad, "at byte " + num(pos) + ": " + m.error().message);
+            add("members", CheckStatus::bad, "at byte " + std::to_string(pos) + ": " + m.error().message);
             judge(Verdict::corrupt);
             return;
         }
@@ -258,7 +257,7 @@ void Verifier::plan_ar() {
         }
         if (data + m->size > m_r.size) {
             const auto missing = data + m->size - m_r.size;
-            add("size", CheckStatus::bad, "member \"" + m->name + "\" declares " + num(m->size) + " bytes; the file ends " +
+            add("size", CheckStatus::bad, "member \"" + m->name + "\" declares " + std::to_string(m->size) + " bytes; the file ends " +
                                               amount(missing) + " short of it");
             judge(Verdict::truncated);
             return;
@@ -278,7 +277,7 @@ void Verifier::plan_ar() {
         return;
     }
     m_size_proven = true;
-    add("size", CheckStatus::ok, num(members) + " ar members, all within the file's " + num(m_r.size) + " bytes");
+    add("size", CheckStatus::ok, std::to_string(members) + " ar members, all within the file's " + std::to_string(m_r.size) + " bytes");
 }
 
 void Verifier::plan_stream_file(PayloadCompression c) {
@@ -351,7 +350,7 @@ void Verifier::run_pass(const ProgressFn& progress) {
         add("read", CheckStatus::bad, result.error->message);
         judge(Verdict::unreadable);
     } else if (result.bytes_read != m_r.size) {
-        add("read", CheckStatus::bad, "the file changed size while it was read (" + num(result.bytes_read) + " of " + num(m_r.size) + " bytes)");
+        add("read", CheckStatus::bad, "the file changed size while it was read (" + std::to_string(result.bytes_read) + " of " + std::to_string(m_r.size) + " bytes)");
         judge(Verdict::unreadable);
     }
 }
@@ -419,7 +418,7 @@ void Verifier::run(const ProgressFn& progress) {
     case FileKind::text: {
         const auto excerpt = formats::text_excerpt(m_head);
         if (!excerpt.empty()) m_r.kind_text += ": \"" + excerpt + "\"";
-        add("kind", CheckStatus::bad, m_r.kind_text + " (" + num(m_r.size) + " bytes), not an installer");
+        add("kind", CheckStatus::bad, m_r.kind_text + " (" + std::to_string(m_r.size) + " bytes), not an installer");
         judge(Verdict::error_page);
         break;
     }

@@ -25,3 +25,14 @@ TEST(Text, SplitKeepsEmptyFieldsAndLinesDropsTheLastNewline) {
     EXPECT_EQ(text::lines("x\r\ny\n"), (std::vector<std::string_view>{"x", "y"}));
     EXPECT_EQ(text::trim("  \t v \n"), "v");
 }
+
+TEST(Text, FieldsSplitOnRunsOfBlanksAsAwkDoes) {
+    EXPECT_EQ(text::fields("  NVRM version:\tNVIDIA  550.54.14 "),
+              (std::vector<std::string_view>{"NVRM", "version:", "NVIDIA", "550.54.14"}));
+    EXPECT_EQ(text::fields(" \t "), (std::vector<std::string_view>{}));
+    EXPECT_EQ(text::fields("a\nb"), (std::vector<std::string_view>{"a\nb"}));  // one line: a newline is no blank
+    EXPECT_TRUE(text::is_blank('\t'));
+    EXPECT_FALSE(text::is_blank('\r'));
+    EXPECT_TRUE(text::is_digit('7'));
+    EXPECT_FALSE(text::is_digit('\xb2'));  // '²' in Latin-1: std::isdigit may say yes in some locales
+}
