@@ -27,6 +27,8 @@
 namespace cudoctor::commands {
 namespace {
 
+constexpr std::size_t kMaxSnapshotBytes = 256u << 20;
+
 ExitStatus usage_error(const CheckOptions& options, std::ostream& err, const Error& e) {
     if (options.json) {
         err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
@@ -36,19 +38,6 @@ ExitStatus usage_error(const CheckOptions& options, std::ostream& err, const Err
     return ExitStatus::usage;
 }
 
-Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return fail(Errc::not_found, "cannot open snapshot " + file);
-    std::string data;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > (256u << 20)) return fail(Errc::too_large, "snapshot " + file + " is larger than 256 MiB");
-    }
-    auto snap = snapshot::from_json_text(data);
-    if (!snap) return fail(snap.error().code, file + ": " + snap.error().message);
-    return snap;
-}
 
 // "%h" → the host name ("unknown-host" when the snapshot has none), "%%" → "%". Any other
 // "%x" is left as written: srun expands its own %N/%j only in its own --output.
@@ -97,6 +86,26 @@ Expected<void> write_atomically(const std::string& file, const std::string& data
 }
 
 }  // namespace
+
+Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(Errc::not_found, "cannot open snapshot " + file);
+    std::string data;
+    std::vector<char> buf(65536);
+    ssize_t n;
+    while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
+        data.append(buf.data(), static_cast<std::size_t>(n));
+        if (data.size() > kMaxSnapshotBytes) {
+            ::close(fd);
+            return fail(Errc::too_large, "snapshot " + file + " is larger than 256 MiB");
+        }
+    }
+    ::close(fd);
+    if (n < 0) return fail(Errc::io, "cannot read snapshot " + file);
+    auto snap = snapshot::from_json_text(data);
+    if (!snap) return fail(snap.error().code, file + ": " + snap.error().message);
+    return snap;
+}
 
 ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
     auto kb = kb::Kb::load(options.kb_dir);

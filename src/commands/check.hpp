@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "commands/exit_status.hpp"
+#include "common/error.hpp"
+#include "snapshot/snapshot.hpp"
 
 namespace cudoctor::commands {
 
@@ -24,6 +26,10 @@ struct CheckOptions {
     bool no_exec = false;                      ///< --no-exec: never start a child process
     std::string fail_on = "error";             ///< "error" | "warning"
 };
+
+/// Reads a snapshot saved by `check --json` (at most 256 MiB; a pipe such as <(…) works): the
+/// file name is in every error, and a folder or unreadable file is Errc::io, not a parse error.
+Expected<snapshot::Snapshot> load_snapshot(const std::string& file);
 
 /// `cudoctor check`: probe (or load) the Snapshot, apply the rules, render. Errors go to `err`
 /// as one line (or as a JSON object with --json) and give ExitStatus::usage.

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "commands/check.hpp"
 #include "commands/command.hpp"
 #include "explain/explain.hpp"
 #include "explain/render.hpp"
@@ -39,7 +40,6 @@ struct ExplainOptions {
 };
 
 constexpr std::size_t kReadChunk = 1u << 20;
-constexpr std::size_t kMaxSnapshotBytes = 256u << 20;
 
 ExitStatus usage_error(const ExplainOptions& options, const Error& e) {
     if (options.json)
@@ -80,25 +80,6 @@ Expected<void> read_log(const std::string& file, explain::Reader& reader) {
     return ok;
 }
 
-Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(Errc::not_found, "cannot open snapshot " + file);
-    std::string data;
-    std::vector<char> buf(65536);
-    ssize_t n;
-    while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
-        data.append(buf.data(), static_cast<std::size_t>(n));
-        if (data.size() > kMaxSnapshotBytes) {
-            ::close(fd);
-            return fail(Errc::too_large, "snapshot " + file + " is larger than 256 MiB");
-        }
-    }
-    ::close(fd);
-    if (n < 0) return fail(Errc::io, "cannot read snapshot " + file);
-    auto snap = snapshot::from_json_text(data);
-    if (!snap) return fail(snap.error().code, file + ": " + snap.error().message);
-    return snap;
-}
 
 ExitStatus run_explain(const ExplainOptions& options) {
     if (!options.texts.empty() && options.log)

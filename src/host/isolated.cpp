@@ -16,7 +16,7 @@ namespace cudoctor::host {
 namespace {
 
 constexpr std::size_t kAnswerCap = 1u << 20;
-constexpr std::size_t kOutputCap = 64u << 10;
+constexpr std::size_t kChildOutputCap = 64u << 10;
 
 /// Reads what is there without blocking; false once the write end is closed (or on an error).
 bool drain(int fd, std::string& sink, std::size_t cap) {
@@ -132,7 +132,7 @@ Expected<IsolatedResult> run_isolated(const std::function<void(const IsolatedWri
         const int slice = static_cast<int>(std::min<long>(left.count(), 20));
         if (::poll(fds, 2, (answer_open || output_open) ? slice : 0) < 0 && errno != EINTR) break;
         if (answer_open && fds[0].revents) answer_open = drain(answer[0], result.answer, kAnswerCap);
-        if (output_open && fds[1].revents) output_open = drain(output[0], result.output, kOutputCap);
+        if (output_open && fds[1].revents) output_open = drain(output[0], result.output, kChildOutputCap);
         const pid_t w = ::waitpid(pid, &status, WNOHANG);
         if (w == pid) reaped = true;
         else if (w < 0 && errno != EINTR) break;
@@ -140,7 +140,7 @@ Expected<IsolatedResult> run_isolated(const std::function<void(const IsolatedWri
     }
     if (reaped) {  // whatever the child wrote just before it ended
         if (answer_open) drain(answer[0], result.answer, kAnswerCap);
-        if (output_open) drain(output[0], result.output, kOutputCap);
+        if (output_open) drain(output[0], result.output, kChildOutputCap);
     }
     ::close(answer[0]);
     ::close(output[0]);

@@ -15,13 +15,13 @@
 namespace cudoctor::host {
 namespace {
 
-constexpr std::size_t kOutputCap = 1u << 20;
+constexpr std::size_t kProcessOutputCap = 1u << 20;
 
 void drain(int fd, std::string& sink, bool& open) {
     char buf[8192];
     const auto n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
-        if (sink.size() < kOutputCap) sink.append(buf, std::min(static_cast<std::size_t>(n), kOutputCap - sink.size()));
+        if (sink.size() < kProcessOutputCap) sink.append(buf, std::min(static_cast<std::size_t>(n), kProcessOutputCap - sink.size()));
     } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
         open = false;
     }

@@ -14,7 +14,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "cudnn";
+constexpr std::string_view kCudnnProbe = "cudnn";
 
 struct Copy {
     std::string lib_dir;                  // canonical; may be ""
@@ -111,7 +111,7 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
         Copy copy{*ctx.host.resolve(lib), {host::join(env, "include/cudnn_version.h"), host::join(env, "include/cudnn.h")},
                   "conda", {}, {}, {}};
         for (const auto& file : ctx.host.glob(host::join(env, "conda-meta"), "cudnn-*.json")) {
-            auto pkg = ctx.read_conda_meta(kProbe, file);
+            auto pkg = ctx.read_conda_meta(kCudnnProbe, file);
             if (!pkg) continue;
             copy.version_hint = pkg->version;
             copy.evidence_hint = file;
@@ -153,7 +153,7 @@ void probe_cudnn(Context& ctx) {
         c.cuda_major = copy.cuda_major;
         c.library_versions = library_versions(ctx, copy.lib_dir);
         for (const auto& h : copy.headers) {
-            auto data = ctx.read(kProbe, h, 4u << 20);
+            auto data = ctx.read(kCudnnProbe, h, 4u << 20);
             if (!data) continue;
             auto v = formats::parse_cudnn_version_header(*data);
             if (v) {
@@ -161,7 +161,7 @@ void probe_cudnn(Context& ctx) {
                 c.evidence.push_back({h, c.header_version});
                 break;
             }
-            if (v.error().code != Errc::not_found) ctx.note(kProbe, h, v.error().message);
+            if (v.error().code != Errc::not_found) ctx.note(kCudnnProbe, h, v.error().message);
         }
         if (!copy.evidence_hint.empty()) c.evidence.push_back({copy.evidence_hint, copy.version_hint});
         for (const auto& lv : c.library_versions) c.evidence.push_back({host::join(copy.lib_dir, "libcudnn.so." + lv), lv});

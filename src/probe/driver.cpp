@@ -15,13 +15,13 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "driver";
+constexpr std::string_view kDriverProbe = "driver";
 constexpr std::array<std::string_view, 6> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset",
                                                       "nvidia_peermem", "nouveau"};
 
 void read_kernel_module(Context& ctx) {
     auto& d = ctx.snap.driver;
-    if (auto text_data = ctx.read(kProbe, "/proc/driver/nvidia/version", 1u << 16)) {
+    if (auto text_data = ctx.read(kDriverProbe, "/proc/driver/nvidia/version", 1u << 16)) {
         auto parsed = formats::parse_nvidia_proc_version(*text_data);
         if (parsed) {
             d.kernel_module_version = parsed->version;
@@ -29,34 +29,34 @@ void read_kernel_module(Context& ctx) {
             d.kernel_module_compiler = parsed->compiler;
             d.evidence.push_back({"/proc/driver/nvidia/version", std::string(text::trim(text::lines(*text_data).front()))});
         } else {
-            ctx.note(kProbe, "/proc/driver/nvidia/version", parsed.error().message);
+            ctx.note(kDriverProbe, "/proc/driver/nvidia/version", parsed.error().message);
         }
     }
-    if (auto sys = ctx.read(kProbe, "/sys/module/nvidia/version", 4096)) {
+    if (auto sys = ctx.read(kDriverProbe, "/sys/module/nvidia/version", 4096)) {
         const std::string v(text::trim(*sys));
         if (Version::parse(v)) {
             if (d.kernel_module_version.empty()) d.kernel_module_version = v;
             else if (v != d.kernel_module_version)
-                ctx.note(kProbe, "/sys/module/nvidia/version",
+                ctx.note(kDriverProbe, "/sys/module/nvidia/version",
                          "says " + v + " but /proc/driver/nvidia/version says " + d.kernel_module_version);
             d.evidence.push_back({"/sys/module/nvidia/version", v});
         } else {
-            ctx.note(kProbe, "/sys/module/nvidia/version", "not a version: " + text::printable(v, 40));
+            ctx.note(kDriverProbe, "/sys/module/nvidia/version", "not a version: " + text::printable(v, 40));
         }
     }
     if (d.flavour.empty() && !d.kernel_module_version.empty()) {
         // modinfo's license: "NVIDIA" for the proprietary module, "Dual MIT/GPL" for the open one.
-        if (auto taint = ctx.read(kProbe, "/sys/module/nvidia/taint", 4096))
+        if (auto taint = ctx.read(kDriverProbe, "/sys/module/nvidia/taint", 4096))
             d.flavour = text::contains(*taint, "P") ? "proprietary" : "open";
     }
 }
 
 void read_loaded_modules(Context& ctx) {
     auto& d = ctx.snap.driver;
-    if (auto text_data = ctx.read(kProbe, "/proc/modules", 16u << 20)) {
+    if (auto text_data = ctx.read(kDriverProbe, "/proc/modules", 16u << 20)) {
         auto modules = formats::parse_proc_modules(*text_data);
         if (!modules) {
-            ctx.note(kProbe, "/proc/modules", modules.error().message);
+            ctx.note(kDriverProbe, "/proc/modules", modules.error().message);
         } else {
             d.modules_known = true;
             for (const auto& m : *modules) {
@@ -138,7 +138,7 @@ void read_package_logs(Context& ctx) {
     auto& events = ctx.snap.driver.package_events;
     constexpr std::size_t kKeep = 24;
     constexpr std::size_t kLogCap = 64u << 20;
-    if (auto history = ctx.read(kProbe, "/var/log/apt/history.log", kLogCap)) {
+    if (auto history = ctx.read(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
         for (const auto& t : formats::parse_apt_history(*history)) {
             for (const auto& c : t.changes) {
                 if (!is_driver_package(c.package)) continue;
@@ -148,7 +148,7 @@ void read_package_logs(Context& ctx) {
         }
     }
     if (events.empty()) {
-        if (auto log = ctx.read(kProbe, "/var/log/dpkg.log", kLogCap)) {
+        if (auto log = ctx.read(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
             for (const auto& a : formats::parse_dpkg_log(*log)) {
                 if (!is_driver_package(a.package)) continue;
                 events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});

@@ -13,7 +13,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "environment";
+constexpr std::string_view kEnvironmentProbe = "environment";
 constexpr std::size_t kLdCacheCap = 64u << 20;
 
 void read_path(Context& ctx) {
@@ -67,14 +67,14 @@ void read_cuda_symlink(Context& ctx) {
     } else {
         env.cuda_symlink = target->starts_with('/') ? *target : host::join("/usr/local", *target);
         env.cuda_symlink_dangling = true;
-        if (resolved.error().code == Errc::loop) ctx.note(kProbe, "/usr/local/cuda", resolved.error().message);
+        if (resolved.error().code == Errc::loop) ctx.note(kEnvironmentProbe, "/usr/local/cuda", resolved.error().message);
     }
     env.evidence.push_back({"/usr/local/cuda", "-> " + *target});
 }
 
 void read_ld_so_conf(Context& ctx, const std::string& file, int depth) {
     if (depth > 8) return;
-    auto text_data = ctx.read(kProbe, file, 1u << 20);
+    auto text_data = ctx.read(kEnvironmentProbe, file, 1u << 20);
     if (!text_data) return;
     auto& dirs = ctx.snap.environment.ld_so_conf_dirs;
     for (auto line : text::lines(*text_data)) {
@@ -95,11 +95,11 @@ void read_ld_so_conf(Context& ctx, const std::string& file, int depth) {
 }
 
 void read_loader_cache(Context& ctx) {
-    auto bytes = ctx.read(kProbe, "/etc/ld.so.cache", kLdCacheCap);
+    auto bytes = ctx.read(kEnvironmentProbe, "/etc/ld.so.cache", kLdCacheCap);
     if (!bytes) return;
     auto cache = formats::parse_ld_so_cache(*bytes);
     if (!cache) {
-        ctx.note(kProbe, "/etc/ld.so.cache", cache.error().message);
+        ctx.note(kEnvironmentProbe, "/etc/ld.so.cache", cache.error().message);
         return;
     }
     auto& env = ctx.snap.environment;
@@ -130,7 +130,7 @@ void find_conda_envs(Context& ctx) {
         add_conda_env(ctx, *prefix);
     }
     const std::string home = ctx.host.env("HOME").value_or("/root");
-    if (auto list = ctx.read(kProbe, host::join(home, ".conda/environments.txt"))) {
+    if (auto list = ctx.read(kEnvironmentProbe, host::join(home, ".conda/environments.txt"))) {
         for (auto line : text::lines(*list))
             if (auto t = text::trim(line); !t.empty()) add_conda_env(ctx, std::string(t));
     }

@@ -11,7 +11,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "frameworks";
+constexpr std::string_view kFrameworksProbe = "frameworks";
 
 /// The dist-info folders of one site folder, listed once: name (lower case, '_' for '-') → folder.
 class DistInfos {
@@ -41,11 +41,11 @@ class DistInfos {
     }
     std::optional<formats::DistMetadata> metadata(const Entry& e) const {
         const std::string path = host::join(m_site, e.folder + "/METADATA");
-        auto data = m_ctx.read(kProbe, path, 8u << 20);
+        auto data = m_ctx.read(kFrameworksProbe, path, 8u << 20);
         if (!data) return std::nullopt;
         auto md = formats::parse_dist_metadata(*data);
         if (!md) {
-            m_ctx.note(kProbe, path, md.error().message);
+            m_ctx.note(kFrameworksProbe, path, md.error().message);
             return std::nullopt;
         }
         return std::move(*md);
@@ -102,10 +102,10 @@ void read_binary_archs(Context& ctx, const PythonSite& site, snapshot::Framework
     if (best.empty()) return;
     auto scan = arch::scan_file(ctx.host, best, arch::ScanDepth::registered);
     if (!scan) {
-        ctx.note(kProbe, best, scan.error().message);
+        ctx.note(kFrameworksProbe, best, scan.error().message);
         return;
     }
-    for (const auto& p : scan->problems) ctx.note(kProbe, best, p);
+    for (const auto& p : scan->problems) ctx.note(kFrameworksProbe, best, p);
     std::string list;
     for (const auto& t : arch::summarize(*scan)) {
         if (t.target.kind != formats::FatbinKind::sass && t.target.kind != formats::FatbinKind::ptx) continue;
@@ -113,7 +113,7 @@ void read_binary_archs(Context& ctx, const PythonSite& site, snapshot::Framework
         list += (list.empty() ? "" : " ") + t.name;
     }
     if (fw.binary_archs.empty()) {
-        ctx.note(kProbe, best, "carries no GPU code (no SASS or PTX in its fatbins)");
+        ctx.note(kFrameworksProbe, best, "carries no GPU code (no SASS or PTX in its fatbins)");
         return;
     }
     fw.binary_archs_source = best;
@@ -122,11 +122,11 @@ void read_binary_archs(Context& ctx, const PythonSite& site, snapshot::Framework
 
 void probe_torch(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     const std::string path = host::join(site.dir, "torch/version.py");
-    auto data = ctx.read(kProbe, path, 1u << 20);
+    auto data = ctx.read(kFrameworksProbe, path, 1u << 20);
     if (!data) return;
     auto v = formats::parse_torch_version_py(*data);
     if (!v) {
-        ctx.note(kProbe, path, v.error().message);
+        ctx.note(kFrameworksProbe, path, v.error().message);
         return;
     }
     snapshot::Framework fw{"torch", v->version, v->cuda, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
@@ -141,11 +141,11 @@ void probe_torch(Context& ctx, const PythonSite& site, const DistInfos& infos) {
 
 void probe_tensorflow(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     const std::string path = host::join(site.dir, "tensorflow/python/platform/build_info.py");
-    auto data = ctx.read(kProbe, path, 1u << 20);
+    auto data = ctx.read(kFrameworksProbe, path, 1u << 20);
     if (!data) return;
     auto info = formats::parse_tf_build_info(*data);
     if (!info) {
-        ctx.note(kProbe, path, info.error().message);
+        ctx.note(kFrameworksProbe, path, info.error().message);
         return;
     }
     snapshot::Framework fw{"tensorflow", {}, {}, info->cudnn_version, site.dir, site.interpreter, {}, {}, {}, {}, {}};
@@ -167,7 +167,7 @@ void probe_tensorflow(Context& ctx, const PythonSite& site, const DistInfos& inf
 
 void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
     const std::string path = host::join(site.dir, "jax/version.py");
-    auto data = ctx.read(kProbe, path, 1u << 20);
+    auto data = ctx.read(kFrameworksProbe, path, 1u << 20);
     if (!data) return;
     snapshot::Framework fw{"jax", {}, {}, {}, site.dir, site.interpreter, {}, {}, {}, {}, {}};
     // A released wheel says its exact version in _release_version; _version is the base.

@@ -11,7 +11,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "gpu";
+constexpr std::string_view kGpuProbe = "gpu";
 constexpr std::uint32_t kNvidia = 0x10de;
 constexpr std::string_view kPciDevices = "/sys/bus/pci/devices";
 
@@ -23,7 +23,7 @@ class PciIdsFile {
         if (!m_loaded) {
             m_loaded = true;
             for (const char* p : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids", "/usr/share/pci.ids"}) {
-                if ((m_text = m_ctx.read(kProbe, p, 64u << 20))) {
+                if ((m_text = m_ctx.read(kGpuProbe, p, 64u << 20))) {
                     m_path = p;
                     break;
                 }
@@ -41,10 +41,10 @@ class PciIdsFile {
 };
 
 std::optional<std::uint32_t> read_hex(Context& ctx, const std::string& dir, const char* file) {
-    auto data = ctx.read(kProbe, host::join(dir, file), 4096);
+    auto data = ctx.read(kGpuProbe, host::join(dir, file), 4096);
     if (!data) return std::nullopt;
     auto value = formats::parse_sysfs_hex(*data);
-    if (!value) ctx.note(kProbe, host::join(dir, file), "not a sysfs hex value: " + text::printable(*data, 40));
+    if (!value) ctx.note(kGpuProbe, host::join(dir, file), "not a sysfs hex value: " + text::printable(*data, 40));
     return value;
 }
 
@@ -58,7 +58,7 @@ bool is_gpu_class(std::uint32_t cls) {
 void probe_gpus(Context& ctx) {
     auto devices = ctx.host.list_dir(kPciDevices);
     if (!devices) {
-        if (devices.error().code != Errc::not_found) ctx.note(kProbe, kPciDevices, devices.error().message);
+        if (devices.error().code != Errc::not_found) ctx.note(kGpuProbe, kPciDevices, devices.error().message);
         return;
     }
     PciIdsFile pci_ids(ctx);

@@ -18,7 +18,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "platform";
+constexpr std::string_view kPlatformProbe = "platform";
 constexpr std::string_view kEfiGlobal = "8be4df61-93ca-11d2-aa0d-00e098032b8c";
 
 std::string first_line(std::string_view s) {
@@ -44,7 +44,7 @@ std::optional<int> gcc_major_of_name(std::string_view name) {
 void read_os(Context& ctx) {
     auto& p = ctx.snap.platform;
     for (const char* file : {"/etc/os-release", "/usr/lib/os-release"}) {
-        auto data = ctx.read(kProbe, file, 1u << 16);
+        auto data = ctx.read(kPlatformProbe, file, 1u << 16);
         if (!data) continue;
         auto kv = formats::parse_os_release(*data);
         p.os_id = kv["ID"];
@@ -57,11 +57,11 @@ void read_os(Context& ctx) {
 
 void read_kernel(Context& ctx) {
     auto& p = ctx.snap.platform;
-    if (auto r = ctx.read(kProbe, "/proc/sys/kernel/osrelease", 4096)) {
+    if (auto r = ctx.read(kPlatformProbe, "/proc/sys/kernel/osrelease", 4096)) {
         p.kernel = first_line(*r);
         p.evidence.push_back({"/proc/sys/kernel/osrelease", p.kernel});
     }
-    if (auto a = ctx.read(kProbe, "/proc/sys/kernel/arch", 4096)) p.arch = first_line(*a);
+    if (auto a = ctx.read(kPlatformProbe, "/proc/sys/kernel/arch", 4096)) p.arch = first_line(*a);
     if (p.arch.empty() && ctx.ld_cache) {
         // The loader cache knows the machine's own libraries' architecture.
         for (const auto& e : ctx.ld_cache->entries) {
@@ -79,7 +79,7 @@ void read_kernel(Context& ctx) {
         }
     }
     std::string version_text;
-    if (auto v = ctx.read(kProbe, "/proc/version", 4096)) version_text = *v;
+    if (auto v = ctx.read(kPlatformProbe, "/proc/version", 4096)) version_text = *v;
     const std::string lowered = text::to_lower(p.kernel + " " + version_text);
     if (text::contains(lowered, "microsoft") || text::contains(lowered, "wsl")) {
         p.wsl = true;
@@ -88,7 +88,7 @@ void read_kernel(Context& ctx) {
 }
 
 void read_dpkg(Context& ctx) {
-    auto data = ctx.read(kProbe, "/var/lib/dpkg/status", 256u << 20);
+    auto data = ctx.read(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
     if (!data) return;
     for (auto& pkg : formats::parse_dpkg_status(*data)) {
         if (pkg.installed()) ctx.dpkg.push_back({std::move(pkg.name), std::move(pkg.version)});
@@ -166,7 +166,7 @@ void read_container(Context& ctx) {
     auto& p = ctx.snap.platform;
     if (ctx.host.exists("/.dockerenv")) p.container = "docker";
     else if (ctx.host.exists("/run/.containerenv")) p.container = "podman";
-    else if (auto c = ctx.read(kProbe, "/run/systemd/container", 4096)) p.container = first_line(*c);
+    else if (auto c = ctx.read(kPlatformProbe, "/run/systemd/container", 4096)) p.container = first_line(*c);
     else if (auto e = ctx.host.env("container"); e && !e->empty()) p.container = *e;
     if (!p.container.empty()) p.evidence.push_back({"container", p.container});
 }
@@ -182,7 +182,7 @@ void read_virtualization(Context& ctx) {
     }};
     for (const char* file : {"product_name", "sys_vendor", "board_vendor", "bios_vendor", "product_version"}) {
         const std::string path = host::join("/sys/class/dmi/id", file);
-        auto data = ctx.read(kProbe, path, 4096);
+        auto data = ctx.read(kPlatformProbe, path, 4096);
         if (!data) continue;
         const std::string value = first_line(*data);
         for (const auto& [prefix, name] : kVendors) {
@@ -198,7 +198,7 @@ void read_virtualization(Context& ctx) {
             return;
         }
     }
-    if (auto x = ctx.read(kProbe, "/sys/hypervisor/type", 4096); x && first_line(*x) == "xen") p.virtualization = "xen";
+    if (auto x = ctx.read(kPlatformProbe, "/sys/hypervisor/type", 4096); x && first_line(*x) == "xen") p.virtualization = "xen";
 }
 
 void read_secure_boot(Context& ctx) {
@@ -208,19 +208,19 @@ void read_secure_boot(Context& ctx) {
         return;
     }
     const std::string var = "/sys/firmware/efi/efivars/SecureBoot-" + std::string(kEfiGlobal);
-    if (auto bytes = ctx.read(kProbe, var, 4096)) {
+    if (auto bytes = ctx.read(kPlatformProbe, var, 4096)) {
         auto on = formats::parse_efivar_bool(*bytes);
         if (on) {
             p.secure_boot = *on ? "enabled" : "disabled";
             p.evidence.push_back({var, p.secure_boot});
         } else {
             p.secure_boot = "unknown";
-            ctx.note(kProbe, var, on.error().message);
+            ctx.note(kPlatformProbe, var, on.error().message);
         }
         return;
     }
     const std::string legacy = "/sys/firmware/efi/vars/SecureBoot-" + std::string(kEfiGlobal) + "/data";
-    if (auto bytes = ctx.read(kProbe, legacy, 4096); bytes && !bytes->empty()) {
+    if (auto bytes = ctx.read(kPlatformProbe, legacy, 4096); bytes && !bytes->empty()) {
         p.secure_boot = (*bytes)[0] == 1 ? "enabled" : "disabled";
         p.evidence.push_back({legacy, p.secure_boot});
         return;

@@ -8,7 +8,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "python";
+constexpr std::string_view kPythonProbe = "python";
 
 class SiteList {
   public:
@@ -68,7 +68,7 @@ void add_interpreter(Context& ctx, SiteList& sites, const std::string& path) {
     const std::string bin = host::dirname(path);
     const std::string unresolved_prefix = host::dirname(bin);
     // A venv's bin/python is a link to its base interpreter: read pyvenv.cfg before resolving.
-    if (auto cfg = ctx.read(kProbe, host::join(unresolved_prefix, "pyvenv.cfg"))) {
+    if (auto cfg = ctx.read(kPythonProbe, host::join(unresolved_prefix, "pyvenv.cfg"))) {
         auto keys = formats::parse_pyvenv_cfg(*cfg);
         add_prefix(ctx, sites, unresolved_prefix, path, {}, keys["home"].empty() ? "" : host::dirname(keys["home"]));
         if (keys["include-system-site-packages"] == "true" && !keys["home"].empty())
@@ -79,7 +79,7 @@ void add_interpreter(Context& ctx, SiteList& sites, const std::string& path) {
         const std::string root = ctx.host.env("PYENV_ROOT").value_or(host::dirname(unresolved_prefix));
         std::string version = ctx.host.env("PYENV_VERSION").value_or("");
         if (version.empty()) {
-            if (auto f = ctx.read(kProbe, host::join(root, "version"))) {
+            if (auto f = ctx.read(kPythonProbe, host::join(root, "version"))) {
                 auto ls = text::lines(*f);
                 if (!ls.empty()) version = std::string(text::trim(ls.front()));
             }

@@ -17,7 +17,7 @@
 namespace cudoctor::probe {
 namespace {
 
-constexpr std::string_view kProbe = "toolkit";
+constexpr std::string_view kToolkitProbe = "toolkit";
 
 struct Candidate {
     std::string path;  // canonical
@@ -31,7 +31,7 @@ class Candidates {
   public:
     explicit Candidates(Context& ctx) : m_ctx(ctx) {}
     Candidate* add(std::string_view path, std::string_view found_by) {
-        auto real = m_ctx.canonical(kProbe, path);
+        auto real = m_ctx.canonical(kToolkitProbe, path);
         if (!real || !m_ctx.host.is_dir(*real)) return nullptr;
         for (auto& c : m_list) {
             if (c.path == *real) {
@@ -147,7 +147,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
             for (; rank < 4; ++rank)
                 if (name.starts_with(kRanked[static_cast<std::size_t>(rank)])) break;
             if (rank >= 4 || rank >= best_rank) continue;
-            auto pkg = ctx.read_conda_meta(kProbe, file);
+            auto pkg = ctx.read_conda_meta(kToolkitProbe, file);
             if (!pkg) continue;
             best = pkg->version;
             best_rank = rank;
@@ -172,10 +172,10 @@ std::string first_existing(Context& ctx, const std::string& root, std::initializ
 
 void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     const std::string json_path = host::join(c.path, "version.json");
-    if (auto data = ctx.read(kProbe, json_path, 1u << 20)) {
+    if (auto data = ctx.read(kToolkitProbe, json_path, 1u << 20)) {
         auto parsed = formats::parse_cuda_version_json(*data);
         if (!parsed) {
-            ctx.note(kProbe, json_path, parsed.error().message);
+            ctx.note(kToolkitProbe, json_path, parsed.error().message);
         } else {
             // The "cuda" key can be date-stamped (12.6.20241114): trust its major.minor only.
             std::string v = !parsed->nvcc.empty() ? parsed->nvcc : parsed->cudart;
@@ -186,18 +186,18 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
                 tk.evidence.push_back({json_path, "cuda " + parsed->cuda + ", nvcc " + parsed->nvcc});
                 return;
             }
-            ctx.note(kProbe, json_path, "no usable version in it");
+            ctx.note(kToolkitProbe, json_path, "no usable version in it");
         }
     }
     const std::string txt_path = host::join(c.path, "version.txt");
-    if (auto data = ctx.read(kProbe, txt_path, 1u << 16)) {
+    if (auto data = ctx.read(kToolkitProbe, txt_path, 1u << 16)) {
         if (auto v = formats::parse_cuda_version_txt(*data)) {
             tk.version = v->str();
             tk.version_source = "version.txt";
             tk.evidence.push_back({txt_path, tk.version});
             return;
         } else {
-            ctx.note(kProbe, txt_path, v.error().message);
+            ctx.note(kToolkitProbe, txt_path, v.error().message);
         }
     }
     std::string source;
@@ -216,27 +216,27 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     const std::string cuda_h = first_existing(ctx, c.path, {"include/cuda.h", "targets/x86_64-linux/include/cuda.h",
                                                             "targets/sbsa-linux/include/cuda.h"});
     if (!cuda_h.empty()) {
-        if (auto data = ctx.read(kProbe, cuda_h, 4u << 20)) {
+        if (auto data = ctx.read(kToolkitProbe, cuda_h, 4u << 20)) {
             if (auto v = formats::parse_cuda_h_version(*data)) {
                 tk.version = v->str();
                 tk.version_source = "cuda.h";
                 tk.evidence.push_back({cuda_h, "CUDA_VERSION → " + tk.version});
                 return;
             } else {
-                ctx.note(kProbe, cuda_h, v.error().message);
+                ctx.note(kToolkitProbe, cuda_h, v.error().message);
             }
         }
     }
     if (tk.has_nvcc && ctx.options.allow_processes) {
         auto run = ctx.host.run({tk.nvcc_path, "--version"}, ctx.options.process_timeout);
         if (!run) {
-            ctx.note(kProbe, tk.nvcc_path + " --version", run.error().message);
+            ctx.note(kToolkitProbe, tk.nvcc_path + " --version", run.error().message);
         } else if (auto v = formats::parse_nvcc_version_output(run->out)) {
             tk.version = v->str();
             tk.version_source = "nvcc";
             tk.evidence.push_back({tk.nvcc_path + " --version", tk.version});
         } else {
-            ctx.note(kProbe, tk.nvcc_path + " --version", v.error().message);
+            ctx.note(kToolkitProbe, tk.nvcc_path + " --version", v.error().message);
         }
     }
 }
@@ -261,7 +261,7 @@ void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     const std::string path = first_existing(ctx, c.path, {"include/crt/host_config.h", "targets/x86_64-linux/include/crt/host_config.h",
                                                           "targets/sbsa-linux/include/crt/host_config.h"});
     if (!path.empty()) {
-        if (auto data = ctx.read(kProbe, path, 1u << 20)) {
+        if (auto data = ctx.read(kToolkitProbe, path, 1u << 20)) {
             auto limits = formats::parse_host_config(*data);
             if (limits.max_gcc_major) {
                 tk.max_gcc = limits.max_gcc_major;
@@ -269,7 +269,7 @@ void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
                 tk.evidence.push_back({path, "gcc ≤ " + std::to_string(*limits.max_gcc_major)});
                 return;
             }
-            ctx.note(kProbe, path, "no gcc version check found in it");
+            ctx.note(kToolkitProbe, path, "no gcc version check found in it");
         }
     }
     if (auto v = Version::parse(tk.version); v && tk.has_nvcc) {  // a runtime-only wheel compiles nothing
@@ -329,7 +329,7 @@ void probe_toolkits(Context& ctx) {
         // A folder named like a toolkit but with nothing of one in it is not reported.
         if (tk.version.empty() && !tk.has_nvcc) {
             if (c.path.starts_with("/usr/local/cuda") || c.path.starts_with("/opt/cuda"))
-                ctx.note(kProbe, c.path, "looks like a toolkit folder but holds no version file, cuda.h or nvcc");
+                ctx.note(kToolkitProbe, c.path, "looks like a toolkit folder but holds no version file, cuda.h or nvcc");
             continue;
         }
         tk.install_method = install_method(ctx, c, tk);

@@ -112,7 +112,7 @@ std::vector<Finding> arch_from_binary(const Snapshot& s, const kb::Kb& kb, const
     return out;
 }
 
-std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
+std::vector<Finding> framework_gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
     for (const auto& fw : s.frameworks) {
         if (!fw.binary_archs.empty()) {
@@ -268,7 +268,7 @@ std::vector<Rule> framework_rules() {
          "Compares the GPU's compute capability with the GPU code the framework's largest CUDA library carries (read from "
          "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
          "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
-         gpu_arch_unsupported},
+         framework_gpu_arch_unsupported},
         {"tensorflow-cuda-mismatch", "framework", "error", "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
          "TensorFlow without [and-cuda] wheels loads the system's CUDA and cuDNN by major version.", tensorflow_cuda_mismatch},
         {"extension-build-cuda-mismatch", "framework", "warning", "the nvcc that would build a PyTorch extension has another CUDA major than torch",

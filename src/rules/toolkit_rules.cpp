@@ -26,7 +26,7 @@ std::string install_toolkit(const Snapshot& s, const kb::Kb& kb, const Version& 
     return fmt::format("# install CUDA {}.{} or newer", major, minor);
 }
 
-std::vector<Finding> gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
+std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
     for (const auto& g : s.gpus) {
         if (g.compute_capability.empty()) continue;
@@ -181,7 +181,7 @@ std::vector<Rule> toolkit_rules() {
     return {
         {"gpu-arch-unsupported-by-toolkit", "toolkit", "error", "the GPU is newer than a toolkit knows, or older than it supports",
          "Compares each GPU's compute capability with the toolkits that can target it (data/cuda_arch_support.tsv).",
-         gpu_arch_unsupported},
+         gpu_arch_unsupported_by_toolkit},
         {"gcc-too-new-for-toolkit", "toolkit", "error", "the default gcc is newer than a toolkit accepts",
          "Compares /usr/bin/gcc's major with each toolkit's limit, read from its own include/crt/host_config.h "
          "(data/cuda_gcc.tsv otherwise): \"unsupported GNU version\". The fix installs gcc-N and points nvcc and CMake at it.",

@@ -58,6 +58,8 @@ std::string human_size(std::uint64_t bytes) {
     return buf;
 }
 
+std::string label(const Entry& e) { return (e.release.empty() ? e.toolkit.version : e.release) + " (" + e.toolkit.path + ")"; }
+
 Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap, const InventoryOptions& options) {
     Inventory inv;
     if (auto d = host.resolve("/usr/local/cuda"); d && host.is_dir(*d)) inv.default_link = *d;

@@ -34,6 +34,10 @@ struct InventoryOptions {
     bool sizes = true;  ///< walk each folder for its size (the slow part on a real disk)
 };
 
+/// "12.4.1 (/usr/local/cuda-12.4)": the release users name (the version when unknown) and the
+/// toolkit's folder, as plans and warnings name a toolkit.
+std::string label(const Entry& e);
+
 /// Builds the inventory from a probed snapshot; reads the toolkit folders and reference files
 /// through the Host. Unreadable parts are left out, never fatal.
 Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap, const InventoryOptions& options = {});

@@ -8,7 +8,6 @@
 namespace cudoctor::toolkits {
 namespace {
 
-std::string label(const Entry& e) { return (e.release.empty() ? e.toolkit.version : e.release) + " (" + e.toolkit.path + ")"; }
 
 /// True when a loader configuration file names /usr/local/cuda (so the cache follows the link).
 bool loader_follows_link(const host::Host& host) {

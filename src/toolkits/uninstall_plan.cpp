@@ -13,7 +13,6 @@
 namespace cudoctor::toolkits {
 namespace {
 
-std::string label(const Entry& e) { return (e.release.empty() ? e.toolkit.version : e.release) + " (" + e.toolkit.path + ")"; }
 
 bool is_folder_install(const Entry& e) { return e.toolkit.install_method != "pip" && e.toolkit.install_method != "conda"; }
 

@@ -18,7 +18,7 @@ using NvmlDeviceText = int (*)(NvmlDeviceHandle, char*, unsigned);
 using NvmlCapability = int (*)(NvmlDeviceHandle, int*, int*);
 using NvmlMemoryInfo = int (*)(NvmlDeviceHandle, NvmlMemory*);
 
-constexpr unsigned kMaxDevices = 64;
+constexpr unsigned kMaxNvmlDevices = 64;
 
 void nvml_child(const ChildLog& log, const std::vector<std::string>& candidates) {
     void* lib = open_first(log, candidates);
@@ -60,7 +60,7 @@ void nvml_child(const ChildLog& log, const std::vector<std::string>& candidates)
     log.returned("nvmlDeviceGetCount_v2");
     if (count_rc == 0) log.set("device_count", n);
     nlohmann::json devices = nlohmann::json::array();
-    for (unsigned i = 0; count_rc == 0 && handle_by_index && i < n && i < kMaxDevices; ++i) {
+    for (unsigned i = 0; count_rc == 0 && handle_by_index && i < n && i < kMaxNvmlDevices; ++i) {
         NvmlDeviceHandle dev = nullptr;
         if (handle_by_index(i, &dev) != 0) continue;
         nlohmann::json d = nlohmann::json::object();

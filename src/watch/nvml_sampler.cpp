@@ -32,7 +32,7 @@ struct NvmlProcessInfo {  // nvmlProcessInfo_t, the _v2/_v3 layout
 };
 constexpr unsigned long long kValueNotAvailable = ~0ULL;
 constexpr unsigned kClockSm = 1, kClockMem = 2, kTemperatureGpu = 0;
-constexpr unsigned kMaxDevices = 64, kMaxProcesses = 256;
+constexpr unsigned kMaxSampledDevices = 64, kMaxProcesses = 256;
 
 using Init = int (*)();
 using ErrorString = const char* (*)(int);
@@ -84,7 +84,7 @@ void sample_child(const ChildLog& log, const std::vector<std::string>& candidate
     const int count_rc = count(&n);
     log.returned("nvmlDeviceGetCount_v2");
     nlohmann::json gpus = nlohmann::json::array(), processes = nlohmann::json::array();
-    for (unsigned i = 0; count_rc == 0 && i < n && i < kMaxDevices; ++i) {
+    for (unsigned i = 0; count_rc == 0 && i < n && i < kMaxSampledDevices; ++i) {
         NvmlDevice dev = nullptr;
         if (handle_by_index(i, &dev) != 0) continue;
         nlohmann::json g = {{"index", i}};
