@@ -10,10 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/json_query.hpp"
 
 extern char** environ;
 
 namespace {
+
+using cudoctor::test::find_by;
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -29,12 +32,6 @@ json check_here() {
                                          std::chrono::seconds(30));
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.describe() << "\n" << r.err;
     return json::parse(r.out);
-}
-
-const json* find_by(const json& list, const std::string& key, const std::string& value) {
-    for (const auto& item : list)
-        if (item.value(key, "") == value) return &item;
-    return nullptr;
 }
 
 std::string define_value(const std::string& file, const std::string& name) {

@@ -22,7 +22,7 @@ std::string read(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
-std::string artifact(const std::string& name) { return read(std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name); }
+std::string artifact_bytes(const std::string& name) { return read(std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name); }
 
 const json* finding(const json& snap, const std::string& id) {
     for (const auto& f : snap["findings"])
@@ -48,7 +48,7 @@ std::string torch_version_py(const std::string& version, const std::string& cuda
 TEST(ArchCheck, FrameworkCarriesTheArchsOfItsLibrary) {
     NEED_ARTIFACTS();
     auto r = MutableRoot("ubuntu2204-rtx4060ti");  // RTX 4060 Ti, compute 8.9
-    r.write(kLibTorchCuda, artifact("multi.so"));
+    r.write(kLibTorchCuda, artifact_bytes("multi.so"));
     auto snap = r.check();
     const auto& fw = torch(snap);
     EXPECT_EQ(fw["binary_archs"], json({"sm_75", "sm_80", "sm_90a", "compute_90"}));
@@ -67,7 +67,7 @@ TEST(ArchCheck, TheBinaryOverridesTheKb) {
     auto with_ptx = MutableRoot("ubuntu2204-rtx4060ti");
     with_ptx.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2b85\n")
         .write(kSite + "/torch/version.py", torch_version_py("2.8.0+cu126", "12.6"))
-        .write(kLibTorchCuda, artifact("multi.so"));
+        .write(kLibTorchCuda, artifact_bytes("multi.so"));
     EXPECT_EQ(finding(with_ptx.check(), "framework-gpu-arch-unsupported"), nullptr);
 }
 
@@ -75,7 +75,7 @@ TEST(ArchCheck, ALibraryWithoutCodeForTheGpuFires) {
     NEED_ARTIFACTS();
     // SASS for 7.5 and 8.6 only, no PTX: an RTX 5090 (12.0) cannot run it.
     auto r = MutableRoot("ubuntu2204-rtx4060ti");
-    r.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2b85\n").write(kLibTorchCuda, artifact("sass_75_86.o"));
+    r.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x2b85\n").write(kLibTorchCuda, artifact_bytes("sass_75_86.o"));
     auto snap = r.check();
     const json* f = finding(snap, "framework-gpu-arch-unsupported");
     ASSERT_NE(f, nullptr) << snap["findings"].dump(2);
@@ -85,14 +85,14 @@ TEST(ArchCheck, ALibraryWithoutCodeForTheGpuFires) {
     EXPECT_EQ((*f)["evidence"][0]["source"], kLibTorchCuda);
     // The same library on the 4060 Ti (8.9) runs its sm_86 code: silent.
     auto ada = MutableRoot("ubuntu2204-rtx4060ti");
-    ada.write(kLibTorchCuda, artifact("sass_75_86.o"));
+    ada.write(kLibTorchCuda, artifact_bytes("sass_75_86.o"));
     EXPECT_EQ(finding(ada.check(), "framework-gpu-arch-unsupported"), nullptr);
 }
 
 TEST(ArchCheck, ArchResolvesAPythonPackageAndThisMachinesGpu) {
     NEED_ARTIFACTS();
     auto r = MutableRoot("ubuntu2204-rtx4060ti");
-    r.write(kLibTorchCuda, artifact("sass_75_86.o"));
+    r.write(kLibTorchCuda, artifact_bytes("sass_75_86.o"));
     // No --gpu: the image's own GPU (an RTX 4060 Ti, 8.9) is judged; "torch" is found in its site folder.
     auto run = run_cudoctor({"arch", "--root", r.path().string(), "--json", "torch"});
     EXPECT_EQ(run.exit_code, 0) << run.describe() << run.err;

@@ -12,17 +12,15 @@
 
 #include "integration/run_cudoctor.hpp"
 #include "support/temp_dir.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor;
 
 namespace {
 
-std::string seed(const std::string& name) {  // a real nvcc object (the ELF fuzz corpus)
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/elf/" + name, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using cudoctor::test::corpus;
+using cudoctor::test::put;
 
-template <class T> void put(std::string& s, std::size_t at, T v) { std::memcpy(s.data() + at, &v, sizeof v); }
 
 /// Offset of the .nv_fatbin bytes in sass.o: the first container magic.
 std::size_t fatbin_offset(const std::string& elf) { return elf.find(std::string("\x50\xed\x55\xba\x01\x00\x10\x00", 8)); }
@@ -53,7 +51,7 @@ TEST(ArchHostile, NotAnElfInAWalkIsSkipped) {
 
 TEST(ArchHostile, TruncatedElf) {
     test::TempDir dir;
-    const auto file = dir.write("cut.o", seed("sass.o").substr(0, 40));
+    const auto file = dir.write("cut.o", corpus("elf", "sass.o").substr(0, 40));
     auto run = test::run_cudoctor({"arch", "--gpu", "8.9", file.string()});
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_EQ(run.err, "cudoctor arch: " + file.string() +
@@ -62,7 +60,7 @@ TEST(ArchHostile, TruncatedElf) {
 
 TEST(ArchHostile, SectionHeadersPastTheEnd) {
     test::TempDir dir;
-    std::string bytes = seed("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     put<std::uint64_t>(bytes, 0x28, 1ull << 40);
     const auto file = dir.write("far.o", bytes);
     auto run = test::run_cudoctor({"arch", "--gpu", "8.9", file.string()});
@@ -74,7 +72,7 @@ TEST(ArchHostile, SectionHeadersPastTheEnd) {
 
 TEST(ArchHostile, OverflowingFatbinSizes) {
     test::TempDir dir;
-    std::string bytes = seed("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     const auto at = fatbin_offset(bytes);
     ASSERT_NE(at, std::string::npos);
     std::string container = bytes, entry = bytes;

@@ -22,16 +22,16 @@ const std::string kLib = "/usr/local/cuda-13.0/lib";
 #define NEED(file) \
     if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " not installed"
 
-struct Found {
+struct FoundTargets {
     std::set<std::string> registered;  ///< targets in .nv_fatbin / __nv_relfatbin
     std::set<std::string> embedded;    ///< targets found in data sections
     arch::FileScan scan;
 };
 
-Found scan(const std::string& file, arch::ScanDepth depth = arch::ScanDepth::full) {
+FoundTargets scan_targets(const std::string& file, arch::ScanDepth depth = arch::ScanDepth::full) {
     auto s = arch::scan_file(host::Host::real(), file, depth);
     EXPECT_TRUE(s) << s.error().message;
-    Found f;
+    FoundTargets f;
     if (!s) return f;
     EXPECT_TRUE(s->problems.empty()) << s->problems.front();
     for (const auto& m : s->modules)
@@ -45,7 +45,7 @@ Found scan(const std::string& file, arch::ScanDepth depth = arch::ScanDepth::ful
 TEST(ArchToolkit, CublasLt) {
     const std::string lib = kLib + "/libcublasLt.so.13";
     NEED(lib);
-    auto f = scan(lib);
+    auto f = scan_targets(lib);
     EXPECT_EQ(f.registered, (std::set<std::string>{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103",
                                                     "sm_120", "sm_120f", "sm_121", "compute_75", "compute_120"}));
     // CUTLASS kernels kept in .cask_resource, loaded through the module API.
@@ -57,7 +57,7 @@ TEST(ArchToolkit, CublasLt) {
     for (const auto& m : f.scan.modules)
         for (const auto& i : m.images) EXPECT_EQ(i.compression, formats::FatbinCompression::zstd);
     // --fast reads only the registered ones.
-    auto fast = scan(lib, arch::ScanDepth::registered);
+    auto fast = scan_targets(lib, arch::ScanDepth::registered);
     EXPECT_EQ(fast.registered, f.registered);
     EXPECT_TRUE(fast.embedded.empty());
 }
@@ -65,7 +65,7 @@ TEST(ArchToolkit, CublasLt) {
 TEST(ArchToolkit, CudartCarriesNoGpuCode) {
     const std::string lib = kLib + "/libcudart.so.13";
     NEED(lib);
-    auto f = scan(lib);
+    auto f = scan_targets(lib);
     EXPECT_FALSE(f.scan.has_gpu_code());
     EXPECT_EQ(f.scan.kind, "shared object");
 }
@@ -73,7 +73,7 @@ TEST(ArchToolkit, CudartCarriesNoGpuCode) {
 TEST(ArchToolkit, CudnnEnginesPrecompiled) {
     const std::string lib = kLib + "/libcudnn_engines_precompiled.so.9";
     NEED(lib);
-    auto f = scan(lib);
+    auto f = scan_targets(lib);
     for (const char* t : {"sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_90a", "sm_100", "sm_100f", "sm_103", "sm_120", "sm_120f",
                           "sm_121", "compute_121"})
         EXPECT_TRUE(f.registered.count(t)) << t;
@@ -85,7 +85,7 @@ TEST(ArchToolkit, CudnnEnginesPrecompiled) {
 TEST(ArchToolkit, CufftKeepsItsKernelsInLdata) {
     const std::string lib = kLib + "/libcufft.so.12";
     NEED(lib);
-    auto f = scan(lib);
+    auto f = scan_targets(lib);
     EXPECT_EQ(f.registered, (std::set<std::string>{"sm_75"}));  // a scan of .nv_fatbin alone sees one cubin
     for (const char* t : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120", "lto_75"}) EXPECT_TRUE(f.embedded.count(t)) << t;
     // On an RTX 4090 the registered cubin alone says "cannot run"; the embedded ones say native.

@@ -23,8 +23,8 @@ namespace {
 #define NEED_DATA() \
     if (std::string(CUDOCTOR_COMPARE_DATA).empty()) GTEST_SKIP() << "no numpy/torch: compare test data not built"
 
-std::string data(const std::string& name) { return std::string(CUDOCTOR_COMPARE_DATA) + "/" + name; }
-std::string corpus(const std::string& kind, const std::string& name) { return std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/" + kind + "/" + name; }
+std::string model_dump(const std::string& name) { return std::string(CUDOCTOR_COMPARE_DATA) + "/" + name; }
+std::string corpus_file(const std::string& kind, const std::string& name) { return std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/" + kind + "/" + name; }
 
 json run_json(const std::vector<std::string>& args, int exit_code) {
     const auto r = run_cudoctor(args);
@@ -45,7 +45,7 @@ std::string temp_file(const std::string& name, const std::string& content) {
 
 TEST(CompareModel, SameRunPassesEveryLayer) {
     NEED_DATA();
-    const json j = run_json({"compare", data("tt_ref.safetensors"), data("tt_ref.npz"), "--json"}, 0);
+    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_ref.npz"), "--json"}, 0);
     EXPECT_EQ(j["summary"]["pass"], 52);
     EXPECT_EQ(j["summary"]["fail"], 0);
     EXPECT_TRUE(j["first_failure"].is_null());
@@ -55,7 +55,7 @@ TEST(CompareModel, SameRunPassesEveryLayer) {
 
 TEST(CompareModel, TheChangedLayerIsTheFirstFailure) {
     NEED_DATA();
-    const json j = run_json({"compare", data("tt_ref.safetensors"), data("tt_tanh.safetensors"), "--json"}, 1);
+    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_tanh.safetensors"), "--json"}, 1);
     // Block 2's GELU uses the tanh approximation: every layer before it is bit-identical.
     EXPECT_EQ(j["first_failure"], "blocks.2.mlp.1");
     for (const auto& t : j["tensors"]) {
@@ -67,7 +67,7 @@ TEST(CompareModel, TheChangedLayerIsTheFirstFailure) {
 
 TEST(CompareModel, Bf16ErrorAccumulatesThroughTheBlocks) {
     NEED_DATA();
-    const json j = run_json({"compare", data("tt_ref.safetensors"), data("tt_bf16.safetensors"), "--json"}, 1);
+    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json"}, 1);
     std::map<std::string, double> rel;
     for (const auto& t : j["tensors"]) {
         rel[t["name"]] = t["rel"].get<double>();
@@ -90,8 +90,8 @@ TEST(CompareModel, Bf16ErrorAccumulatesThroughTheBlocks) {
 
 TEST(CompareModel, NpzWidensBf16ToFloat32AndGivesTheSameNumbers) {
     NEED_DATA();
-    const json st = run_json({"compare", data("tt_ref.safetensors"), data("tt_bf16.safetensors"), "--json"}, 1);
-    const json npz = run_json({"compare", data("tt_ref.npz"), data("tt_bf16.npz"), "--json"}, 1);
+    const json st = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json"}, 1);
+    const json npz = run_json({"compare", model_dump("tt_ref.npz"), model_dump("tt_bf16.npz"), "--json"}, 1);
     ASSERT_EQ(st["tensors"].size(), npz["tensors"].size());
     for (std::size_t i = 0; i < st["tensors"].size(); ++i) {
         EXPECT_EQ(npz["tensors"][i]["test"]["dtype"], "F32");
@@ -102,7 +102,7 @@ TEST(CompareModel, NpzWidensBf16ToFloat32AndGivesTheSameNumbers) {
 TEST(CompareModel, PlotShowsEveryLayerAndTheToleranceLine) {
     NEED_DATA();
     const std::string svg_path = temp_file("plot.svg", "");
-    const auto r = run_cudoctor({"compare", data("tt_ref.safetensors"), data("tt_tanh.safetensors"), "--plot", svg_path});
+    const auto r = run_cudoctor({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_tanh.safetensors"), "--plot", svg_path});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     std::ifstream in(svg_path);
     const std::string svg{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -118,10 +118,10 @@ TEST(CompareModel, PlotShowsEveryLayerAndTheToleranceLine) {
 TEST(CompareModel, TolerancesFromTheCommandLineAndPerLayer) {
     NEED_DATA();
     // Loose enough for the whole bf16 run...
-    run_json({"compare", data("tt_ref.safetensors"), data("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5"}, 0);
+    run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5"}, 0);
     // ...but a per-layer rule tightens the head again.
     const std::string rules = temp_file("tol.txt", "# the logits must stay close\nhead rtol=1e-6 atol=1e-7\noutput skip\n");
-    const json j = run_json({"compare", data("tt_ref.safetensors"), data("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5",
+    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5",
                              "--tolerances", rules}, 1);
     EXPECT_EQ(j["first_failure"], "head");
     EXPECT_EQ(j["summary"]["skipped"], 1);
@@ -129,9 +129,9 @@ TEST(CompareModel, TolerancesFromTheCommandLineAndPerLayer) {
 
 TEST(CompareModel, RenamedLayersMapAndUnmatchedNamesAreListed) {
     NEED_DATA();
-    const json none = run_json({"compare", data("tt_ref.safetensors"), data("dtypes_ref.safetensors"), "--json"}, 2);
+    const json none = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("dtypes_ref.safetensors"), "--json"}, 2);
     EXPECT_EQ(none["error"]["message"].get<std::string>().substr(0, 29), "no tensor names in common (RE");
-    const json mapped = run_json({"compare", data("tt_ref.safetensors"), data("dtypes_test.safetensors"), "--json", "--map", "embed=f32_close"}, 1);
+    const json mapped = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("dtypes_test.safetensors"), "--json", "--map", "embed=f32_close"}, 1);
     ASSERT_EQ(mapped["tensors"].size(), 1u);
     EXPECT_EQ(mapped["tensors"][0]["test_name"], "f32_close");
     EXPECT_EQ(mapped["only_in_ref"].size(), 51u);
@@ -140,16 +140,16 @@ TEST(CompareModel, RenamedLayersMapAndUnmatchedNamesAreListed) {
 
 TEST(CompareBadInput, MalformedDumpsGiveOneClearError) {
     const std::pair<std::string, std::string> cases[] = {
-        {corpus("safetensors", "header_past_end.safetensors"), "header_past_end.safetensors: header length"},
-        {corpus("safetensors", "offsets_outside.safetensors"), "offsets_outside.safetensors: tensor 'a': data offsets [0, 4000] outside the data (16 bytes)"},
-        {corpus("safetensors", "shape_mismatch.safetensors"), "shape_mismatch.safetensors: tensor 'a': shape [3] of F32 needs 12 bytes, the offsets hold 16"},
-        {corpus("safetensors", "huge_shape.safetensors"), "needs more than 2^64 bytes"},
-        {corpus("npy", "truncated_data.npy"), "truncated_data.npy: shape [2, 3] of <f4 needs 24 bytes, the file holds 21"},
-        {corpus("npz", "forged_size.npz"), "more than deflate can encode"},
-        {corpus("npz", "truncated.npz"), "not a zip archive"},
+        {corpus_file("safetensors", "header_past_end.safetensors"), "header_past_end.safetensors: header length"},
+        {corpus_file("safetensors", "offsets_outside.safetensors"), "offsets_outside.safetensors: tensor 'a': data offsets [0, 4000] outside the data (16 bytes)"},
+        {corpus_file("safetensors", "shape_mismatch.safetensors"), "shape_mismatch.safetensors: tensor 'a': shape [3] of F32 needs 12 bytes, the offsets hold 16"},
+        {corpus_file("safetensors", "huge_shape.safetensors"), "needs more than 2^64 bytes"},
+        {corpus_file("npy", "truncated_data.npy"), "truncated_data.npy: shape [2, 3] of <f4 needs 24 bytes, the file holds 21"},
+        {corpus_file("npz", "forged_size.npz"), "more than deflate can encode"},
+        {corpus_file("npz", "truncated.npz"), "not a zip archive"},
         {"/nonexistent/dump.safetensors", "/nonexistent/dump.safetensors: no such file or folder"},
     };
-    const std::string good = corpus("safetensors", "torch_mixed.safetensors");
+    const std::string good = corpus_file("safetensors", "torch_mixed.safetensors");
     for (const auto& [path, message] : cases) {
         const auto r = run_cudoctor({"compare", good, path});
         EXPECT_EQ(r.exit_code, 2) << path << ": " << r.describe();
@@ -157,7 +157,7 @@ TEST(CompareBadInput, MalformedDumpsGiveOneClearError) {
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_TRUE(r.out.empty()) << r.out;
     }
-    const json j = run_json({"compare", good, corpus("npy", "fortran.npy"), "--json"}, 2);
+    const json j = run_json({"compare", good, corpus_file("npy", "fortran.npy"), "--json"}, 2);
     EXPECT_EQ(j["error"]["code"], "unsupported");
     const std::string empty_dir = std::filesystem::path(temp_file("empty/.keep", "")).parent_path();
     const auto r = run_cudoctor({"compare", good, empty_dir});

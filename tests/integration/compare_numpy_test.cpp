@@ -20,10 +20,10 @@ namespace {
 #define NEED_DATA() \
     if (std::string(CUDOCTOR_COMPARE_DATA).empty()) GTEST_SKIP() << "no numpy/torch: compare test data not built"
 
-std::string data(const std::string& name) { return std::string(CUDOCTOR_COMPARE_DATA) + "/" + name; }
+std::string dump_path(const std::string& name) { return std::string(CUDOCTOR_COMPARE_DATA) + "/" + name; }
 
 json expected() {
-    std::ifstream in(data("expected.json"));
+    std::ifstream in(dump_path("expected.json"));
     return json::parse(in);
 }
 
@@ -34,7 +34,7 @@ double num(const json& v) {
 
 /// Runs compare --json on REF TEST, expects `exit_code`, returns the tensors by name.
 std::map<std::string, json> compare_json(const std::string& ref, const std::string& test, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"compare", data(ref), data(test), "--json"};
+    std::vector<std::string> args{"compare", dump_path(ref), dump_path(test), "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_cudoctor(args);
     EXPECT_EQ(r.exit_code, 1) << r.describe() << "\n" << r.err;
@@ -104,13 +104,13 @@ TEST(CompareNumpy, NpzCompressedAgainstNpyFolderMatchesNumpy) {
 
 TEST(CompareNumpy, OrderIsTheDumpsUnlessSortedByName) {
     NEED_DATA();
-    const auto r = run_cudoctor({"compare", data("dtypes_ref.safetensors"), data("dtypes_test.safetensors"), "--json"});
+    const auto r = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json"});
     const json j = json::parse(r.out);
     const json order = expected()["order"];
     ASSERT_EQ(j["tensors"].size(), order.size());
     for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(j["tensors"][i]["name"], order[i]);
     EXPECT_EQ(j["first_failure"], "f64");
-    const auto sorted = run_cudoctor({"compare", data("dtypes_ref.safetensors"), data("dtypes_test.safetensors"), "--json", "--sort", "name"});
+    const auto sorted = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--sort", "name"});
     const json s = json::parse(sorted.out);
     EXPECT_EQ(s["tensors"][0]["name"], "bf16");
     EXPECT_EQ(s["first_failure"], "bf16");
@@ -118,14 +118,14 @@ TEST(CompareNumpy, OrderIsTheDumpsUnlessSortedByName) {
 
 TEST(CompareNumpy, ThreadCountDoesNotChangeAnyNumber) {
     NEED_DATA();
-    const auto one = run_cudoctor({"compare", data("dtypes_ref.safetensors"), data("dtypes_test.safetensors"), "--json", "--threads", "1"});
-    const auto four = run_cudoctor({"compare", data("dtypes_ref.safetensors"), data("dtypes_test.safetensors"), "--json", "--threads", "4"});
+    const auto one = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "1"});
+    const auto four = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "4"});
     EXPECT_EQ(one.out, four.out);
 }
 
 TEST(CompareNumpy, TextTableMarksTheFirstFailure) {
     NEED_DATA();
-    const auto r = run_cudoctor({"compare", data("dtypes_ref.safetensors"), data("dtypes_test.safetensors")});
+    const auto r = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors")});
     EXPECT_EQ(r.exit_code, 1) << r.err;
     std::size_t marks = 0;
     for (std::size_t at = 0; (at = r.out.find("<- first failure", at)) != std::string::npos; ++at) ++marks;

@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 const std::string kRoots = CUDOCTOR_ROOTS_DIR;
-const std::string kErrors = std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/errors";
+const std::string kErrorLogs = std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/errors";
 
 json explain_json(const std::vector<std::string>& args, int expected_exit = 0) {
     std::vector<std::string> full = {"explain", "--json"};
@@ -130,7 +130,7 @@ TEST(ExplainMachine, CudnnOutsideTheLoaderPathIsLocatedAndTheFixNamesItsFolder) 
     // LD_LIBRARY_PATH: cuDNN 9 is there, unseen.
     MutableRoot root("ubuntu2204-rtx4060ti");
     root.remove("/etc/ld.so.cache").env("LD_LIBRARY_PATH", std::nullopt);
-    auto doc = explain_json({"--root", root.path().string(), "--log", kErrors + "/missing-cudnn/heygem-linux-python-hack-5.log"});
+    auto doc = explain_json({"--root", root.path().string(), "--log", kErrorLogs + "/missing-cudnn/heygem-linux-python-hack-5.log"});
     const json* c = cause(doc, "missing-cudnn");
     ASSERT_NE(c, nullptr) << doc.dump(2);
     const auto confirmed = facts(*c, "confirms");
@@ -142,7 +142,7 @@ TEST(ExplainMachine, CudnnOutsideTheLoaderPathIsLocatedAndTheFixNamesItsFolder) 
 
 TEST(ExplainMachine, NoKernelImageComparesThisGpuWithTheBuild) {
     // RTX 4060 Ti (sm_89) against a log from an RTX 5090 (sm_120) whose build stops at sm_90.
-    auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrors + "/no-kernel-image/applio-1006.log"});
+    auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/no-kernel-image/applio-1006.log"});
     const json* c = cause(doc, "no-kernel-image");
     ASSERT_NE(c, nullptr);
     EXPECT_NE(facts(*c, "context").find("the log's GPU is sm_120; this machine's GeForce RTX 4060 Ti is sm_89"), std::string::npos) << c->dump(2);
@@ -152,7 +152,7 @@ TEST(ExplainMachine, NoKernelImageComparesThisGpuWithTheBuild) {
 }
 
 TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
-    auto doc = explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrors + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    auto doc = explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
     const json* c = cause(doc, "driver-lib-mismatch");
     ASSERT_NE(c, nullptr);
     EXPECT_NE(facts(*c, "confirms").find("the loaded kernel module is 535.183.01 but the user-space libraries are 545.29.06"), std::string::npos)
@@ -160,7 +160,7 @@ TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
     EXPECT_NE(fixes(*c).find("sudo reboot"), std::string::npos);
     EXPECT_EQ((*c)["confidence"], "high");
     // On a healthy machine the same log is contradicted.
-    auto healthy = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrors + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    auto healthy = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
     EXPECT_NE(facts(*cause(healthy, "driver-lib-mismatch"), "contradicts").find("both 550.54.15"), std::string::npos);
 }
 

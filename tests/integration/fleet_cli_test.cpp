@@ -10,6 +10,8 @@
 #include "integration/run_cudoctor.hpp"
 #include "support/mutable_root.hpp"
 #include "support/temp_dir.hpp"
+#include "support/files.hpp"
+#include "support/json_query.hpp"
 
 namespace cudoctor::test {
 namespace {
@@ -22,18 +24,6 @@ RunResult run_at(const std::string& time, const std::vector<std::string>& args) 
     return run_program(CUDOCTOR_BINARY, args, env, std::chrono::seconds(30));
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-const json* find_by(const json& array, const std::string& key, const std::string& value) {
-    for (const auto& e : array)
-        if (e.value(key, "") == value) return &e;
-    return nullptr;
-}
 
 // gpu01–gpu03: the same healthy desktop; gpu04: driver libraries newer than the loaded module;
 // gpu05: a server with three toolkits, probed ten days earlier. Then three bad files: a copy cut

@@ -21,6 +21,7 @@
 #include "integration/run_cudoctor.hpp"
 #include "support/mutable_root.hpp"
 #include "support/temp_dir.hpp"
+#include "support/files.hpp"
 
 extern char** environ;
 
@@ -49,12 +50,6 @@ int free_port() {
     return port;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // A daemon started in the foreground (-D) by this test and stopped by its pid at the end.
 class Daemon {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/json_query.hpp"
 
 namespace cudoctor::test {
 namespace {
@@ -54,15 +55,6 @@ json parse(const RunResult& run, const std::string& what) {
 json check_json(const std::string& scenario) { return parse(run_check(scenario, {"--json"}), scenario); }
 
 // ---- small queries over the JSON -----------------------------------------------------------------
-
-/// The first element of `array` whose `key` equals `value`, or nullptr.
-const json* find_by(const json& array, const std::string& key, const json& value) {
-    if (!array.is_array()) return nullptr;
-    for (const auto& item : array) {
-        if (item.is_object() && item.contains(key) && item.at(key) == value) return &item;
-    }
-    return nullptr;
-}
 
 const json* find_if(const json& array, const std::function<bool(const json&)>& pred) {
     if (!array.is_array()) return nullptr;

@@ -15,18 +15,13 @@
 #include "integration/toolkits_support.hpp"
 #include "support/mutable_root.hpp"
 #include "toolkits/dpkg_owner.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::test {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string link_of(const MutableRoot& root, const std::string& machine_path) {
     std::error_code ec;

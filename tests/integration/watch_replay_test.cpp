@@ -34,7 +34,7 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 std::string read_text(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -82,7 +82,7 @@ Watched replay(const TempDir& dir, const std::string& series, std::vector<std::s
     return w;
 }
 
-double mib_per_hour(const json& m) { return m["slope_bytes_per_hour"].get<double>() / kMiB; }
+double mib_per_hour(const json& m) { return m["slope_bytes_per_hour"].get<double>() / kBytesPerMiB; }
 
 TEST(WatchReplay, LeakIsALeakWithSlopeConfidenceAndStart) {
     TempDir dir;
@@ -94,8 +94,8 @@ TEST(WatchReplay, LeakIsALeakWithSlopeConfidenceAndStart) {
     EXPECT_EQ(p["pid"], 3999901);
     EXPECT_EQ(p["verdict"], "leak") << p.dump(2);
     EXPECT_NEAR(mib_per_hour(p), 38, 4);
-    EXPECT_LT(p["ci95_bytes_per_hour"][0].get<double>() / kMiB, 38);
-    EXPECT_GT(p["ci95_bytes_per_hour"][1].get<double>() / kMiB, 38);
+    EXPECT_LT(p["ci95_bytes_per_hour"][0].get<double>() / kBytesPerMiB, 38);
+    EXPECT_GT(p["ci95_bytes_per_hour"][1].get<double>() / kBytesPerMiB, 38);
     EXPECT_GE(p["since_s"].get<double>(), 1800);
     EXPECT_LE(p["since_s"].get<double>(), 3000);
     EXPECT_NE(p["summary"].get<std::string>().find("MiB/hour, steady since 00:"), std::string::npos) << p["summary"];

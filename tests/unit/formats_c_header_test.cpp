@@ -6,17 +6,11 @@
 #include <string>
 
 #include "formats/c_header.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::formats {
 namespace {
 
-std::optional<std::string> slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // ---- find_define_int -------------------------------------------------------------------------
 
@@ -164,7 +158,7 @@ TEST(FormatsCHeader, CudnnVersionErrors) {
 // ---- real artifacts of this machine ----------------------------------------------------------
 
 TEST(FormatsCHeader, RealCudaH) {
-    const auto text = slurp("/usr/local/cuda-13.0/include/cuda.h");
+    const auto text = test::read_if_present("/usr/local/cuda-13.0/include/cuda.h");
     if (!text) GTEST_SKIP() << "no CUDA 13.0 toolkit here";
     EXPECT_EQ(parse_cuda_h_version(*text)->str(), "13.0");
 }
@@ -172,7 +166,7 @@ TEST(FormatsCHeader, RealCudaH) {
 TEST(FormatsCHeader, RealCudnnHeaders) {
     bool any = false;
     for (const char* name : {"cudnn_version.h", "cudnn_version_v9.h"}) {
-        const auto text = slurp(std::string("/usr/local/cuda-13.0/include/") + name);
+        const auto text = test::read_if_present(std::string("/usr/local/cuda-13.0/include/") + name);
         if (!text) continue;
         any = true;
         EXPECT_EQ(parse_cudnn_version_header(*text)->str(), "9.19.0") << name;
@@ -181,7 +175,7 @@ TEST(FormatsCHeader, RealCudnnHeaders) {
 }
 
 TEST(FormatsCHeader, RealHostConfig) {
-    const auto text = slurp("/usr/local/cuda-13.0/include/crt/host_config.h");
+    const auto text = test::read_if_present("/usr/local/cuda-13.0/include/crt/host_config.h");
     if (!text) GTEST_SKIP() << "no CUDA 13.0 toolkit here";
     const auto limits = parse_host_config(*text);
     EXPECT_EQ(limits.max_gcc_major, 15);

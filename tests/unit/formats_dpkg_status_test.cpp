@@ -7,12 +7,15 @@
 #include <string>
 
 #include "formats/dpkg_status.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor::formats;
 
 namespace {
 
-const char* const kSample =
+using cudoctor::test::slurp;
+
+const char* const kStatusSample =
     "Package: libc6\n"
     "Status: install ok installed\n"
     "Priority: optional\n"
@@ -36,15 +39,11 @@ const char* const kSample =
     "Source: cudnn (9.1.0.70-1)\n"
     "Version: 9.1.0.70-1\n";
 
-std::string read_file(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 
 TEST(FormatsDpkgStatus, ReadsStanzas) {
-    const auto p = parse_dpkg_status(kSample);
+    const auto p = parse_dpkg_status(kStatusSample);
     ASSERT_EQ(p.size(), 3u);
     EXPECT_EQ(p[0].name, "libc6");
     EXPECT_EQ(p[0].version, "2.36-9+deb12u14");
@@ -126,7 +125,7 @@ TEST(FormatsDpkgStatus, TenMegabytesQuickly) {
 TEST(FormatsDpkgStatus, ThisMachine) {
     const std::filesystem::path path = "/var/lib/dpkg/status";
     if (!std::filesystem::exists(path)) GTEST_SKIP() << "not a dpkg system";
-    const auto packages = parse_dpkg_status(read_file(path));
+    const auto packages = parse_dpkg_status(slurp(path));
     ASSERT_FALSE(packages.empty());
     bool libc6 = false;
     for (const auto& p : packages)

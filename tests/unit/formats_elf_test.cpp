@@ -8,16 +8,14 @@
 #include <string>
 
 #include "formats/elf.hpp"
+#include "support/files.hpp"
 
 using cudoctor::Errc;
 using namespace cudoctor::formats;
 
 namespace {
 
-std::string corpus(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/elf/" + name, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using cudoctor::test::corpus;
 
 void put64(std::string& s, std::size_t at, std::uint64_t v) { std::memcpy(s.data() + at, &v, 8); }
 void put16(std::string& s, std::size_t at, std::uint16_t v) { std::memcpy(s.data() + at, &v, 2); }
@@ -25,7 +23,7 @@ void put16(std::string& s, std::size_t at, std::uint16_t v) { std::memcpy(s.data
 }  // namespace
 
 TEST(FormatsElf, RealObjectFromNvcc) {
-    const std::string bytes = corpus("sass.o");  // nvcc -c -gencode …sm_75 -gencode …sm_86
+    const std::string bytes = corpus("elf", "sass.o");  // nvcc -c -gencode …sm_75 -gencode …sm_86
     auto elf = parse_elf(bytes);
     ASSERT_TRUE(elf) << elf.error().message;
     EXPECT_EQ(elf->type, 1);
@@ -54,7 +52,7 @@ TEST(FormatsElf, NotAnElf) {
 }
 
 TEST(FormatsElf, ThirtyTwoBitAndBigEndianAreUnsupported) {
-    std::string bytes = corpus("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     bytes[4] = 1;
     EXPECT_EQ(parse_elf(bytes).error().code, Errc::unsupported);
     bytes[4] = 2;
@@ -63,7 +61,7 @@ TEST(FormatsElf, ThirtyTwoBitAndBigEndianAreUnsupported) {
 }
 
 TEST(FormatsElf, TruncatedFileHeader) {
-    const std::string bytes = corpus("sass.o").substr(0, 40);
+    const std::string bytes = corpus("elf", "sass.o").substr(0, 40);
     auto elf = parse_elf(bytes);
     ASSERT_FALSE(elf);
     EXPECT_EQ(elf.error().code, Errc::truncated);
@@ -71,7 +69,7 @@ TEST(FormatsElf, TruncatedFileHeader) {
 }
 
 TEST(FormatsElf, SectionHeadersPastTheEnd) {
-    std::string bytes = corpus("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     put64(bytes, 0x28, bytes.size() + 4096);
     auto elf = parse_elf(bytes);
     ASSERT_FALSE(elf);
@@ -79,7 +77,7 @@ TEST(FormatsElf, SectionHeadersPastTheEnd) {
     EXPECT_EQ(elf.error().message, "truncated ELF: section header table (offset " + std::to_string(bytes.size() + 4096) +
                                        ", 64 bytes) runs past the end of the file (" + std::to_string(bytes.size()) + " bytes)");
     // A file cut inside its section header table (they sit at the end of an object).
-    const std::string cut = corpus("sass.o").substr(0, bytes.size() - 200);
+    const std::string cut = corpus("elf", "sass.o").substr(0, bytes.size() - 200);
     auto short_elf = parse_elf(cut);
     ASSERT_FALSE(short_elf);
     EXPECT_EQ(short_elf.error().code, Errc::truncated);
@@ -87,7 +85,7 @@ TEST(FormatsElf, SectionHeadersPastTheEnd) {
 }
 
 TEST(FormatsElf, HugeSectionCountCannotOverflow) {
-    std::string bytes = corpus("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     put16(bytes, 0x3c, 0);  // the count moves into section 0's sh_size …
     const std::uint64_t shoff = [&] { std::uint64_t v; std::memcpy(&v, bytes.data() + 0x28, 8); return v; }();
     put64(bytes, shoff + 0x20, 0x0400000000000001ull);  // … where 64 × it wraps around 2^64
@@ -97,20 +95,20 @@ TEST(FormatsElf, HugeSectionCountCannotOverflow) {
 }
 
 TEST(FormatsElf, CorruptNameTableIndexAndEntrySize) {
-    std::string bytes = corpus("sass.o");
+    std::string bytes = corpus("elf", "sass.o");
     put16(bytes, 0x3e, 0x7fff);
     auto elf = parse_elf(bytes);
     ASSERT_FALSE(elf);
     EXPECT_EQ(elf.error().code, Errc::parse);
     EXPECT_NE(elf.error().message.find("corrupt ELF: section name table index 32767 is not below the section count"), std::string::npos)
         << elf.error().message;
-    bytes = corpus("sass.o");
+    bytes = corpus("elf", "sass.o");
     put16(bytes, 0x3a, 40);
     EXPECT_EQ(parse_elf(bytes).error().message, "corrupt ELF: section header entry size 40 (expected 64)");
 }
 
 TEST(FormatsElf, SectionBytesPastTheEndAreReportedNotRead) {
-    const std::string bytes = corpus("sass.o");
+    const std::string bytes = corpus("elf", "sass.o");
     ElfSection s;
     s.name = ".nv_fatbin";
     s.type = 1;

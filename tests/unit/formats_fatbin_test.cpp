@@ -9,18 +9,16 @@
 #include <string>
 
 #include "formats/fatbin.hpp"
+#include "support/files.hpp"
 
 using cudoctor::Errc;
 using namespace cudoctor::formats;
 
 namespace {
 
-std::string corpus(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/fatbin/" + name, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using cudoctor::test::corpus;
+using cudoctor::test::put;
 
-template <class T> void put(std::string& s, std::size_t at, T v) { std::memcpy(s.data() + at, &v, sizeof v); }
 
 /// One entry header (64 bytes) followed by `payload` zero bytes.
 std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint64_t flags, std::uint64_t payload,
@@ -56,7 +54,7 @@ std::set<std::string> targets(const FatbinWalk& walk) {
 }  // namespace
 
 TEST(FormatsFatbin, RealSectionsHoldExactlyTheRequestedTargets) {
-    auto sass = walk_fatbin_section(corpus("sass.nv_fatbin"));  // -gencode …code=sm_75 -gencode …code=sm_86
+    auto sass = walk_fatbin_section(corpus("fatbin", "sass.nv_fatbin"));  // -gencode …code=sm_75 -gencode …code=sm_86
     EXPECT_FALSE(sass.error);
     EXPECT_EQ(targets(sass), (std::set<std::string>{"sm_75", "sm_86"}));
     for (const auto& e : sass.containers.at(0).entries) {
@@ -65,18 +63,18 @@ TEST(FormatsFatbin, RealSectionsHoldExactlyTheRequestedTargets) {
         EXPECT_EQ(e.version_minor, 8);  // CUDA 13 cubin ABI
         EXPECT_EQ(e.compression, FatbinCompression::none);
     }
-    auto ptx = walk_fatbin_section(corpus("ptx.nv_fatbin"));  // code=compute_80
+    auto ptx = walk_fatbin_section(corpus("fatbin", "ptx.nv_fatbin"));  // code=compute_80
     EXPECT_EQ(targets(ptx), (std::set<std::string>{"compute_80"}));
     const auto& p = ptx.containers.at(0).entries.at(0);
     EXPECT_EQ(p.compression, FatbinCompression::zstd);  // nvcc 13 compresses PTX by default
     EXPECT_EQ(p.version_major, 9);                       // PTX ISA 9.0
     EXPECT_EQ(p.version_minor, 0);
     EXPECT_GT(p.uncompressed_size, p.compressed_size);
-    EXPECT_EQ(targets(walk_fatbin_section(corpus("family.nv_fatbin"))), (std::set<std::string>{"sm_100f", "compute_120f"}));
-    auto lz4 = walk_fatbin_section(corpus("lz4.nv_fatbin"));  // --compress-mode=speed -Xfatbin -compress-all
+    EXPECT_EQ(targets(walk_fatbin_section(corpus("fatbin", "family.nv_fatbin"))), (std::set<std::string>{"sm_100f", "compute_120f"}));
+    auto lz4 = walk_fatbin_section(corpus("fatbin", "lz4.nv_fatbin"));  // --compress-mode=speed -Xfatbin -compress-all
     EXPECT_EQ(lz4.containers.at(0).entries.at(0).compression, FatbinCompression::lz4);
-    EXPECT_EQ(targets(walk_fatbin_section(corpus("lto.nv_relfatbin"))), (std::set<std::string>{"lto_75"}));
-    auto exe = walk_fatbin_section(corpus("exe_two_containers.nv_fatbin"));
+    EXPECT_EQ(targets(walk_fatbin_section(corpus("fatbin", "lto.nv_relfatbin"))), (std::set<std::string>{"lto_75"}));
+    auto exe = walk_fatbin_section(corpus("fatbin", "exe_two_containers.nv_fatbin"));
     EXPECT_EQ(exe.containers.size(), 2u);
     EXPECT_EQ(targets(exe), (std::set<std::string>{"sm_89", "compute_89"}));
 }
@@ -101,7 +99,7 @@ TEST(FormatsFatbin, ZeroPaddingBetweenContainersIsSkipped) {
 }
 
 TEST(FormatsFatbin, OverflowingContainerSize) {
-    std::string c = corpus("sass.nv_fatbin");
+    std::string c = corpus("fatbin", "sass.nv_fatbin");
     put<std::uint64_t>(c, 8, 0xFFFFFFFFFFFFFFF0ull);  // header + this wraps around 2^64
     auto walk = walk_fatbin_section(c, 1000);
     ASSERT_TRUE(walk.error);
@@ -126,7 +124,7 @@ TEST(FormatsFatbin, OverflowingEntrySizesAndTinyHeaders) {
 }
 
 TEST(FormatsFatbin, TruncatedAndGarbage) {
-    const std::string real = corpus("sass.nv_fatbin");
+    const std::string real = corpus("fatbin", "sass.nv_fatbin");
     auto cut = walk_fatbin_section(real.substr(0, 100));
     ASSERT_TRUE(cut.error);
     EXPECT_EQ(cut.error->code, Errc::truncated);
@@ -138,7 +136,7 @@ TEST(FormatsFatbin, TruncatedAndGarbage) {
 }
 
 TEST(FormatsFatbin, EmbeddedContainersAreFoundOnlyWhenWhole) {
-    const std::string real = corpus("sass.nv_fatbin");
+    const std::string real = corpus("fatbin", "sass.nv_fatbin");
     // At file offset 1000 + 24 = 1024 (8-aligned), between garbage.
     const std::string data = std::string(24, '\x11') + real + std::string(13, '\x22');
     auto found = find_embedded_fatbins(data, 1000);

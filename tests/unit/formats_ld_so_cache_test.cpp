@@ -10,12 +10,18 @@
 #include <vector>
 
 #include "formats/ld_so_cache.hpp"
+#include "support/files.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using cudoctor::Errc;
 using namespace cudoctor::formats;
 
 namespace {
+
+using cudoctor::test::corpus_path;
+using cudoctor::test::slurp;
+using cudoctor::test::TempDir;
 
 // --- hand-built caches --------------------------------------------------------------------
 
@@ -86,10 +92,6 @@ const std::vector<Lib> kTwoLibs = {
 
 void set32(std::string& bytes, std::size_t at, std::uint32_t v) { bytes.replace(at, 4, le32(v)); }
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // --- ldconfig -p as the reference -----------------------------------------------------------
 
@@ -147,19 +149,6 @@ void expect_matches_ldconfig(const fs::path& cache_file, const LdCache& cache, b
     EXPECT_EQ(cache.generator, listing.generator);
 }
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        char tmpl[] = "/tmp/cudoctor-ldcache-XXXXXX";
-        if (mkdtemp(tmpl)) path = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        if (!path.empty()) fs::remove_all(path, ec);
-    }
-};
-
-fs::path corpus(const char* name) { return fs::path(CUDOCTOR_SOURCE_DIR) / "fuzz/corpus/ld_so_cache" / name; }
 
 }  // namespace
 
@@ -331,7 +320,7 @@ TEST(FormatsLdSoCache, RefusesEntriesThatAllShareOneLongString) {
 }
 
 TEST(FormatsLdSoCache, EveryPrefixOfARealCacheFailsCleanly) {
-    const std::string bytes = read_file(corpus("compat.cache"));
+    const std::string bytes = slurp(corpus_path("ld_so_cache", "compat.cache"));
     ASSERT_FALSE(bytes.empty());
     for (std::size_t len = 0; len < bytes.size(); ++len) {
         const auto r = parse_ld_so_cache(bytes.substr(0, len));
@@ -390,7 +379,7 @@ TEST(FormatsLdSoCache, FormatsEntryLinesAsLdconfigDoes) {
 
 TEST(FormatsLdSoCache, ReadsARealNewCacheWithHwcapsAndA32BitLibrary) {
     // ldconfig -r ROOT -c new: libz also in glibc-hwcaps/x86-64-v3, libf32 an i386 ELF without libc.
-    const auto cache = parse_ld_so_cache(read_file(corpus("new-hwcaps-elf32.cache")));
+    const auto cache = parse_ld_so_cache(slurp(corpus_path("ld_so_cache", "new-hwcaps-elf32.cache")));
     ASSERT_TRUE(cache.has_value()) << cache.error().message;
     EXPECT_EQ(cache->format, LdCacheFormat::new_format);
     ASSERT_EQ(cache->entries.size(), 6u);
@@ -408,9 +397,9 @@ TEST(FormatsLdSoCache, ReadsARealNewCacheWithHwcapsAndA32BitLibrary) {
 }
 
 TEST(FormatsLdSoCache, OldAndCompatCachesOfTheSameRootAgreeWithTheNewOne) {
-    const auto fresh = parse_ld_so_cache(read_file(corpus("new-hwcaps-elf32.cache")));
-    const auto old = parse_ld_so_cache(read_file(corpus("old.cache")));
-    const auto compat = parse_ld_so_cache(read_file(corpus("compat.cache")));
+    const auto fresh = parse_ld_so_cache(slurp(corpus_path("ld_so_cache", "new-hwcaps-elf32.cache")));
+    const auto old = parse_ld_so_cache(slurp(corpus_path("ld_so_cache", "old.cache")));
+    const auto compat = parse_ld_so_cache(slurp(corpus_path("ld_so_cache", "compat.cache")));
     ASSERT_TRUE(fresh && old && compat);
     EXPECT_EQ(old->format, LdCacheFormat::old_format);
     EXPECT_EQ(compat->format, LdCacheFormat::compat);
@@ -430,7 +419,7 @@ TEST(FormatsLdSoCache, OldAndCompatCachesOfTheSameRootAgreeWithTheNewOne) {
 
 TEST(FormatsLdSoCache, HostCacheMatchesLdconfigP) {
     if (!fs::exists("/etc/ld.so.cache") || !have_ldconfig()) GTEST_SKIP() << "no /etc/ld.so.cache or ldconfig";
-    const auto cache = parse_ld_so_cache(read_file("/etc/ld.so.cache"));
+    const auto cache = parse_ld_so_cache(slurp("/etc/ld.so.cache"));
     ASSERT_TRUE(cache.has_value()) << cache.error().message;
     expect_matches_ldconfig("/etc/ld.so.cache", *cache);
 }
@@ -438,16 +427,16 @@ TEST(FormatsLdSoCache, HostCacheMatchesLdconfigP) {
 TEST(FormatsLdSoCache, CachesWrittenByLdconfigFromThisMachineMatchLdconfigP) {
     if (geteuid() != 0 || !have_ldconfig()) GTEST_SKIP() << "needs root and ldconfig";
     TempDir dir;
-    ASSERT_FALSE(dir.path.empty());
+    ASSERT_FALSE(dir.path().empty());
     const std::vector<std::pair<const char*, LdCacheFormat>> formats = {
         {"old", LdCacheFormat::old_format}, {"new", LdCacheFormat::new_format}, {"compat", LdCacheFormat::compat}};
     for (const auto& [name, format] : formats) {
         // -X: never touch the machine's library links. (ldconfig still rewrites its own stat cache,
         // /var/cache/ldconfig/aux-cache, with the same content, as every ldconfig run does.)
-        const fs::path file = dir.path / (std::string("cache.") + name);
+        const fs::path file = dir.path() / (std::string("cache.") + name);
         run(ldconfig() + " -X -c " + name + " -C '" + file.string() + "' 2>/dev/null");
         if (!fs::exists(file)) GTEST_SKIP() << "ldconfig -c " << name << " wrote nothing";
-        const auto cache = parse_ld_so_cache(read_file(file));
+        const auto cache = parse_ld_so_cache(slurp(file));
         ASSERT_TRUE(cache.has_value()) << name << ": " << cache.error().message;
         EXPECT_EQ(cache->format, format) << name;
         EXPECT_FALSE(cache->entries.empty()) << name;
@@ -460,8 +449,8 @@ TEST(FormatsLdSoCache, CachesWrittenByLdconfigFromThisMachineMatchLdconfigP) {
 TEST(FormatsLdSoCache, CommittedRealCachesMatchLdconfigP) {
     if (!have_ldconfig()) GTEST_SKIP() << "no ldconfig";
     for (const char* name : {"new-hwcaps-elf32.cache", "old.cache", "compat.cache"}) {
-        const auto cache = parse_ld_so_cache(read_file(corpus(name)));
+        const auto cache = parse_ld_so_cache(slurp(corpus_path("ld_so_cache", name)));
         ASSERT_TRUE(cache.has_value()) << name;
-        expect_matches_ldconfig(corpus(name), *cache, cache->format == LdCacheFormat::compat);
+        expect_matches_ldconfig(corpus_path("ld_so_cache", name), *cache, cache->format == LdCacheFormat::compat);
     }
 }

@@ -9,21 +9,19 @@
 
 #include "formats/npy.hpp"
 #include "formats/npz.hpp"
+#include "support/files.hpp"
 
 using cudoctor::Errc;
 using namespace cudoctor::formats;
 
 namespace {
 
-std::string corpus(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/npz/" + name, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using cudoctor::test::corpus;
 
 }  // namespace
 
 TEST(FormatsNpz, StoredMembersAreViewsInPlace) {
-    const std::string bytes = corpus("stored.npz");
+    const std::string bytes = corpus("npz", "stored.npz");
     auto entries = read_zip_directory(bytes);
     ASSERT_TRUE(entries) << entries.error().message;
     ASSERT_EQ(entries->size(), 3u);
@@ -41,7 +39,7 @@ TEST(FormatsNpz, StoredMembersAreViewsInPlace) {
 TEST(FormatsNpz, Zip64AsNumpyWritesItForBigArrays) {
     // zipfile's ZIP64 limit lowered while np.savez wrote it: 0xffffffff sizes and offsets in the
     // central directory, the real values in ZIP64 extra fields, ZIP64 end records.
-    const std::string bytes = corpus("zip64.npz");
+    const std::string bytes = corpus("npz", "zip64.npz");
     auto entries = read_zip_directory(bytes);
     ASSERT_TRUE(entries) << entries.error().message;
     ASSERT_EQ(entries->size(), 3u);
@@ -56,7 +54,7 @@ TEST(FormatsNpz, Zip64AsNumpyWritesItForBigArrays) {
 }
 
 TEST(FormatsNpz, DeflatedMembersInflateWithTheirCrcChecked) {
-    const std::string bytes = corpus("deflated.npz");
+    const std::string bytes = corpus("npz", "deflated.npz");
     auto entries = read_zip_directory(bytes);
     ASSERT_TRUE(entries) << entries.error().message;
     ASSERT_EQ(entries->size(), 3u);
@@ -72,7 +70,7 @@ TEST(FormatsNpz, DeflatedMembersInflateWithTheirCrcChecked) {
 }
 
 TEST(FormatsNpz, ForgedSizeIsRefusedBeforeAnyAllocation) {
-    const std::string bytes = corpus("forged_size.npz");
+    const std::string bytes = corpus("npz", "forged_size.npz");
     auto entries = read_zip_directory(bytes);
     ASSERT_TRUE(entries) << entries.error().message;
     const auto& e = (*entries)[0];
@@ -85,12 +83,12 @@ TEST(FormatsNpz, ForgedSizeIsRefusedBeforeAnyAllocation) {
 }
 
 TEST(FormatsNpz, BrokenArchives) {
-    EXPECT_EQ(read_zip_directory(corpus("truncated.npz")).error().message, "not a zip archive (no end-of-central-directory record)");
+    EXPECT_EQ(read_zip_directory(corpus("npz", "truncated.npz")).error().message, "not a zip archive (no end-of-central-directory record)");
     EXPECT_EQ(read_zip_directory("PK").error().message, "not a zip archive (2 bytes)");
-    const auto outside = read_zip_directory(corpus("cd_outside.npz"));
+    const auto outside = read_zip_directory(corpus("npz", "cd_outside.npz"));
     ASSERT_FALSE(outside);
     EXPECT_EQ(outside.error().message.substr(0, 31), "central directory [2147483632, ");
-    const std::string corrupt = corpus("corrupt_deflate.npz");
+    const std::string corrupt = corpus("npz", "corrupt_deflate.npz");
     auto entries = read_zip_directory(corrupt);
     ASSERT_TRUE(entries);
     auto r = inflate_member(corrupt, (*entries)[0], 1u << 20);

@@ -9,12 +9,15 @@
 #include <vector>
 
 #include "formats/pci_ids.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor::formats;
 
 namespace {
 
-const char* const kSample =
+using cudoctor::test::slurp;
+
+const char* const kPciIdsSample =
     "#\n"
     "#\tList of PCI ID's\n"
     "#\n"
@@ -38,10 +41,6 @@ const char* const kSample =
     "C 03  Display controller\n"
     "\t00  VGA compatible controller\n";
 
-std::string read_file(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 
@@ -65,14 +64,14 @@ TEST(FormatsPciIds, LooksUpDevicesTableDriven) {
         {0x0300, 0x0000, std::nullopt},  // class section ("C 03") is not a vendor
     };
     for (const auto& c : cases)
-        EXPECT_EQ(pci_ids_device_name(kSample, c.vendor, c.device), c.name)
+        EXPECT_EQ(pci_ids_device_name(kPciIdsSample, c.vendor, c.device), c.name)
             << std::hex << c.vendor << ":" << c.device;
 }
 
 TEST(FormatsPciIds, VendorNames) {
-    EXPECT_EQ(pci_ids_vendor_name(kSample, 0x10de), "NVIDIA Corporation");
-    EXPECT_EQ(pci_ids_vendor_name(kSample, 0x0001), "SafeNet (wrong ID)");
-    EXPECT_EQ(pci_ids_vendor_name(kSample, 0xffff), std::nullopt);
+    EXPECT_EQ(pci_ids_vendor_name(kPciIdsSample, 0x10de), "NVIDIA Corporation");
+    EXPECT_EQ(pci_ids_vendor_name(kPciIdsSample, 0x0001), "SafeNet (wrong ID)");
+    EXPECT_EQ(pci_ids_vendor_name(kPciIdsSample, 0xffff), std::nullopt);
 }
 
 TEST(FormatsPciIds, VendorOnTheFirstLineCrlfAndUpperCase) {
@@ -110,7 +109,7 @@ TEST(FormatsPciIds, RealDatabase) {
     std::string db;
     for (const char* path : {"/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids"})
         if (std::filesystem::exists(path)) {
-            db = read_file(path);
+            db = slurp(path);
             break;
         }
     if (db.empty()) GTEST_SKIP() << "no pci.ids on this machine";

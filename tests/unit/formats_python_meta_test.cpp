@@ -6,17 +6,11 @@
 #include <string>
 
 #include "formats/python_meta.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::formats {
 namespace {
 
-std::optional<std::string> slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // ---- torch/version.py ------------------------------------------------------------------------
 
@@ -89,7 +83,7 @@ TEST(FormatsPythonMeta, TorchVersionPyErrors) {
 }
 
 TEST(FormatsPythonMeta, RealDebianTorch) {
-    const auto text = slurp("/usr/lib/python3/dist-packages/torch/version.py");
+    const auto text = test::read_if_present("/usr/lib/python3/dist-packages/torch/version.py");
     if (!text) GTEST_SKIP() << "no Debian torch here";
     const auto v = parse_torch_version_py(*text);
     ASSERT_TRUE(v.has_value()) << v.error().message;
@@ -294,7 +288,7 @@ TEST(FormatsPythonMeta, RealDistInfo) {
     if (!std::filesystem::is_directory(dir, ec)) GTEST_SKIP() << "no " << dir;
     int seen = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-        const auto text = slurp(entry.path() / "METADATA");
+        const auto text = test::read_if_present(entry.path() / "METADATA");
         if (!text) continue;
         ++seen;
         const auto v = parse_dist_metadata(*text);

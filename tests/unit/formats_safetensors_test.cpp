@@ -8,16 +8,14 @@
 #include <string>
 
 #include "formats/safetensors.hpp"
+#include "support/files.hpp"
 
 using cudoctor::Errc;
 using namespace cudoctor::formats;
 
 namespace {
 
-std::string corpus(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/safetensors/" + name, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using cudoctor::test::corpus;
 
 /// A file with `header` and `data_bytes` zero bytes of data.
 std::string file(const std::string& header, std::size_t data_bytes = 16) {
@@ -27,7 +25,7 @@ std::string file(const std::string& header, std::size_t data_bytes = 16) {
     return s + header + std::string(data_bytes, '\0');
 }
 
-std::string error_of(const std::string& bytes) {
+std::string safetensors_error(const std::string& bytes) {
     auto f = parse_safetensors(bytes);
     return f ? "no error" : f.error().message;
 }
@@ -35,7 +33,7 @@ std::string error_of(const std::string& bytes) {
 }  // namespace
 
 TEST(FormatsSafetensors, RealFileFromTorchKeepsHeaderOrder) {
-    const std::string bytes = corpus("torch_mixed.safetensors");
+    const std::string bytes = corpus("safetensors", "torch_mixed.safetensors");
     auto f = parse_safetensors(bytes);
     ASSERT_TRUE(f) << f.error().message;
     ASSERT_EQ(f->tensors.size(), 6u);
@@ -58,42 +56,42 @@ TEST(FormatsSafetensors, RealFileFromTorchKeepsHeaderOrder) {
 }
 
 TEST(FormatsSafetensors, HeaderLengthPastTheEnd) {
-    EXPECT_EQ(error_of(corpus("huge_header_len.safetensors")).substr(0, 42), "header length 9223372036854775808 past the");
+    EXPECT_EQ(safetensors_error(corpus("safetensors", "huge_header_len.safetensors")).substr(0, 42), "header length 9223372036854775808 past the");
     const std::string bytes = file("{}", 0);
     std::string longer = bytes;
     longer[0] = 100;
-    EXPECT_EQ(error_of(longer), "header length 100 past the end of the file (10 bytes)");
+    EXPECT_EQ(safetensors_error(longer), "header length 100 past the end of the file (10 bytes)");
     EXPECT_EQ(parse_safetensors(longer).error().code, Errc::truncated);
-    EXPECT_EQ(error_of("abc"), "not a safetensors file: 3 bytes, shorter than the 8-byte header length");
+    EXPECT_EQ(safetensors_error("abc"), "not a safetensors file: 3 bytes, shorter than the 8-byte header length");
 }
 
 TEST(FormatsSafetensors, OffsetsOutsideTheData) {
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,4000]}})")),
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,4000]}})")),
               "tensor 'a': data offsets [0, 4000] outside the data (16 bytes)");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})")), "tensor 'a': data_offsets [8, 4] end before they begin");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[18446744073709551615,18446744073709551615]}})")),
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})")), "tensor 'a': data_offsets [8, 4] end before they begin");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[18446744073709551615,18446744073709551615]}})")),
               "tensor 'a': data offsets [18446744073709551615, 18446744073709551615] outside the data (16 bytes)");
 }
 
 TEST(FormatsSafetensors, ShapeTimesDtypeMustBeTheByteCount) {
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})")),
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,16]}})")),
               "tensor 'a': shape [3] of F32 needs 12 bytes, the offsets hold 16");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F64","shape":[4294967296,4294967296,16],"data_offsets":[0,16]}})")),
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F64","shape":[4294967296,4294967296,16],"data_offsets":[0,16]}})")),
               "tensor 'a': shape [4294967296, 4294967296, 16] of F64 needs more than 2^64 bytes, the offsets hold 16");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})")),
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[-4],"data_offsets":[0,16]}})")),
               "tensor 'a': shape [-4] is not a list of non-negative integers");
     // Zero elements: any other dimension may be huge without overflowing.
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[0,18446744073709551615,9],"data_offsets":[0,0]}})")), "no error");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[0,18446744073709551615,9],"data_offsets":[0,0]}})")), "no error");
 }
 
 TEST(FormatsSafetensors, BadHeaders) {
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"C64","shape":[2],"data_offsets":[0,16]}})")), "tensor 'a': unknown dtype 'C64'");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":)")), "not a safetensors file: the header is not valid JSON");
-    EXPECT_EQ(error_of(file("[1,2]")), "not a safetensors file: the header is not a JSON object");
-    EXPECT_EQ(error_of(file(R"({"a":{"shape":[2],"data_offsets":[0,16]}})")), "tensor 'a': no dtype");
-    EXPECT_EQ(error_of(file(R"({"a":{"dtype":"F32","shape":[2]}})")), "tensor 'a': no data_offsets [begin, end]");
-    EXPECT_EQ(error_of(file(R"({"__metadata__":[1]})")), "__metadata__ is not a JSON object");
-    EXPECT_EQ(error_of(file(std::string(R"({"a":)") + std::string(400, '[') + std::string(400, ']') + "}")), "tensor 'a': not a JSON object");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"C64","shape":[2],"data_offsets":[0,16]}})")), "tensor 'a': unknown dtype 'C64'");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":)")), "not a safetensors file: the header is not valid JSON");
+    EXPECT_EQ(safetensors_error(file("[1,2]")), "not a safetensors file: the header is not a JSON object");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"shape":[2],"data_offsets":[0,16]}})")), "tensor 'a': no dtype");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[2]}})")), "tensor 'a': no data_offsets [begin, end]");
+    EXPECT_EQ(safetensors_error(file(R"({"__metadata__":[1]})")), "__metadata__ is not a JSON object");
+    EXPECT_EQ(safetensors_error(file(std::string(R"({"a":)") + std::string(400, '[') + std::string(400, ']') + "}")), "tensor 'a': not a JSON object");
 }
 
 TEST(FormatsSafetensors, EveryDtypeName) {

@@ -15,13 +15,9 @@
 
 #include "integration/run_cudoctor.hpp"
 #include "support/temp_dir.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::test {
-
-inline std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 inline void spill(const std::filesystem::path& p, std::string_view bytes) {
     std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;

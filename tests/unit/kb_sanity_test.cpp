@@ -18,11 +18,11 @@ using cudoctor::kb::Table;
 
 namespace {
 
-const Kb& kb() { return Kb::builtin(); }
+const Kb& kb_tables() { return Kb::builtin(); }
 
 std::set<std::string> known_capabilities() {
     std::set<std::string> ccs;
-    for (const auto& a : kb().arch_table()) ccs.insert(a.compute_capability);
+    for (const auto& a : kb_tables().arch_table()) ccs.insert(a.compute_capability);
     return ccs;
 }
 
@@ -48,7 +48,7 @@ TEST(KbSanity, EveryEmbeddedTableParsesWithSourceAndFullRows) {
     const auto other_readers = std::count_if(tables.begin(), tables.end(), [](const auto& t) {
         return t.name == "error_catalog.tsv" || t.name == "xid_codes.tsv";
     });
-    EXPECT_EQ(kb().sources().size() + static_cast<std::size_t>(other_readers), tables.size());
+    EXPECT_EQ(kb_tables().sources().size() + static_cast<std::size_t>(other_readers), tables.size());
 }
 
 TEST(KbSanity, EmbeddedTablesStayTiny) {
@@ -58,7 +58,7 @@ TEST(KbSanity, EmbeddedTablesStayTiny) {
 }
 
 TEST(KbSanity, ToolkitReleasesAreUniqueOrderedAndDriversNeverDecrease) {
-    const auto& rows = kb().toolkit_releases();
+    const auto& rows = kb_tables().toolkit_releases();
     ASSERT_GT(rows.size(), 50u);
     std::optional<Version> last_driver;
     std::map<int, Version> compat_floor;
@@ -89,7 +89,7 @@ TEST(KbSanity, ToolkitReleasesAreUniqueOrderedAndDriversNeverDecrease) {
 }
 
 TEST(KbSanity, CompilerLimitsAreUniqueOrderedAndNeverDecrease) {
-    const auto& rows = kb().host_compiler_table();
+    const auto& rows = kb_tables().host_compiler_table();
     std::optional<int> last_gcc, last_clang;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& c = rows[i];
@@ -98,7 +98,7 @@ TEST(KbSanity, CompilerLimitsAreUniqueOrderedAndNeverDecrease) {
             EXPECT_LT(rows[i - 1].toolkit_from, c.toolkit_from);
         }
         // Every row is for a toolkit minor that cuda_driver.tsv knows.
-        EXPECT_TRUE(kb().toolkit_release(c.toolkit_from));
+        EXPECT_TRUE(kb_tables().toolkit_release(c.toolkit_from));
         if (c.max_gcc) {
             if (last_gcc) {
                 EXPECT_GE(*c.max_gcc, *last_gcc);
@@ -117,7 +117,7 @@ TEST(KbSanity, CompilerLimitsAreUniqueOrderedAndNeverDecrease) {
 TEST(KbSanity, ArchitecturesAreUniqueAndRangesConsistent) {
     std::set<std::string> sms, ccs;
     const Version cuda13 = *Version::parse("13.0");
-    for (const auto& a : kb().arch_table()) {
+    for (const auto& a : kb_tables().arch_table()) {
         SCOPED_TRACE(a.sm);
         EXPECT_TRUE(sms.insert(a.sm).second) << "duplicate sm";
         EXPECT_TRUE(ccs.insert(a.compute_capability).second) << "duplicate compute capability";
@@ -150,7 +150,7 @@ TEST(KbSanity, ArchitecturesAreUniqueAndRangesConsistent) {
 TEST(KbSanity, GpusHaveUniquePciIdsAndKnownCapabilities) {
     const auto ccs = known_capabilities();
     std::set<std::pair<std::uint16_t, std::uint16_t>> ids;
-    for (const auto& g : kb().gpus()) {
+    for (const auto& g : kb_tables().gpus()) {
         SCOPED_TRACE(g.info.name);
         EXPECT_TRUE(ccs.contains(g.info.compute_capability)) << g.info.compute_capability;
         EXPECT_FALSE(g.info.architecture.empty());
@@ -159,7 +159,7 @@ TEST(KbSanity, GpusHaveUniquePciIdsAndKnownCapabilities) {
         EXPECT_EQ(g.pci_id->first, 0x10de);
         EXPECT_TRUE(ids.insert(*g.pci_id).second) << "duplicate PCI id " << std::hex << g.pci_id->second;
         // gpu_chips.tsv agrees with the row: same architecture and compute capability.
-        const auto chip = kb().gpu_chip(g.info.chip);
+        const auto chip = kb_tables().gpu_chip(g.info.chip);
         ASSERT_TRUE(chip) << g.info.chip;
         EXPECT_EQ(chip->architecture, g.info.architecture) << g.info.chip;
         EXPECT_EQ(chip->compute_capability, g.info.compute_capability) << g.info.chip;
@@ -170,20 +170,20 @@ TEST(KbSanity, GpusHaveUniquePciIdsAndKnownCapabilities) {
 TEST(KbSanity, ChipsAndKernelModulesUseKnownArchitectures) {
     const auto ccs = known_capabilities();
     std::set<std::string> prefixes, architectures;
-    for (const auto& a : kb().arch_table()) architectures.insert(a.architecture);
-    for (const auto& c : kb().gpu_chips()) {
+    for (const auto& a : kb_tables().arch_table()) architectures.insert(a.architecture);
+    for (const auto& c : kb_tables().gpu_chips()) {
         EXPECT_TRUE(prefixes.insert(c.prefix).second) << "duplicate prefix " << c.prefix;
         EXPECT_TRUE(ccs.contains(c.compute_capability)) << c.prefix;
         EXPECT_TRUE(architectures.contains(c.architecture)) << c.prefix;
     }
     std::set<std::string> module_archs;
-    for (const auto& k : kb().kernel_module_table()) {
+    for (const auto& k : kb_tables().kernel_module_table()) {
         EXPECT_TRUE(module_archs.insert(k.architecture).second) << k.architecture;
         EXPECT_TRUE(architectures.contains(k.architecture)) << k.architecture;
         EXPECT_TRUE(k.open || k.proprietary) << k.architecture;
     }
     // Every architecture a current driver runs (Maxwell and newer PCI GPUs) has a module row.
-    for (const auto& g : kb().gpus()) {
+    for (const auto& g : kb_tables().gpus()) {
         if (g.pci_id && g.info.architecture != "Kepler") {
             EXPECT_TRUE(module_archs.contains(g.info.architecture)) << g.info.architecture;
         }
@@ -193,7 +193,7 @@ TEST(KbSanity, ChipsAndKernelModulesUseKnownArchitectures) {
 TEST(KbSanity, CudnnRowsAreOrderedAndUnique) {
     const auto ccs = known_capabilities();
     std::set<std::string> keys;
-    const auto& rows = kb().cudnn_table();
+    const auto& rows = kb_tables().cudnn_table();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& c = rows[i];
         SCOPED_TRACE(c.cudnn_first.str() + " / " + c.cuda_min.str());
@@ -218,13 +218,13 @@ TEST(KbSanity, TorchWheelsAgreeWithCudaAndCudnnTables) {
     const auto ccs = known_capabilities();
     std::set<std::string> keys;
     std::map<std::string, int> pypi_defaults;
-    for (const auto& w : kb().torch_table()) {
+    for (const auto& w : kb_tables().torch_table()) {
         SCOPED_TRACE(w.torch.str() + " " + w.variant);
         EXPECT_TRUE(keys.insert(w.torch.str() + "|" + w.variant).second) << "duplicate wheel";
         std::string digits = w.cuda.str();
         digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
         EXPECT_EQ(w.variant, "cu" + digits);
-        EXPECT_TRUE(kb().toolkit_release(w.cuda)) << "wheel CUDA unknown to cuda_driver.tsv";
+        EXPECT_TRUE(kb_tables().toolkit_release(w.cuda)) << "wheel CUDA unknown to cuda_driver.tsv";
         for (const auto& arch : w.cuda_archs) {
             EXPECT_TRUE(ccs.contains(arch)) << arch;
         }
@@ -233,7 +233,7 @@ TEST(KbSanity, TorchWheelsAgreeWithCudaAndCudnnTables) {
         }
         if (w.pypi_default) ++pypi_defaults[w.torch.str()];
         if (w.bundled_cudnn) {
-            EXPECT_EQ(kb().cudnn_supports_cuda(*w.bundled_cudnn, w.cuda), true)
+            EXPECT_EQ(kb_tables().cudnn_supports_cuda(*w.bundled_cudnn, w.cuda), true)
                 << "bundled cuDNN " << w.bundled_cudnn->str() << " not listed for CUDA " << w.cuda.str();
         }
     }
@@ -244,12 +244,12 @@ TEST(KbSanity, TorchWheelsAgreeWithCudaAndCudnnTables) {
 
 TEST(KbSanity, TensorflowDistroAndPackageKeysAreUnique) {
     std::set<std::string> tf;
-    for (const auto& t : kb().tensorflow_table()) {
+    for (const auto& t : kb_tables().tensorflow_table()) {
         EXPECT_TRUE(tf.insert(t.tensorflow.str() + "|" + t.platform).second) << t.tensorflow.str();
         EXPECT_TRUE(t.platform == "Linux" || t.platform == "Windows") << t.platform;
     }
     std::set<std::string> distros;
-    for (const auto& d : kb().distro_table()) {
+    for (const auto& d : kb_tables().distro_table()) {
         EXPECT_TRUE(distros.insert(d.distro + "|" + d.version).second) << d.distro << d.version;
     }
     // Placeholders are the documented ones; every template fills with all of them given.
@@ -258,8 +258,8 @@ TEST(KbSanity, TensorflowDistroAndPackageKeysAreUnique) {
         {"runfile", "r"},   {"distro", "d"},     {"arch", "x86_64"}, {"flavour", "generic"},
         {"cudnn", "9.1.0"}, {"gcc", "12"},       {"variant", "cu124"}};
     std::set<std::string> names;
-    for (const auto& p : kb().package_table()) {
+    for (const auto& p : kb_tables().package_table()) {
         EXPECT_TRUE(names.insert(p.name).second) << p.name;
-        EXPECT_TRUE(kb().package_name(p.name, all)) << p.name << ": " << p.text;
+        EXPECT_TRUE(kb_tables().package_name(p.name, all)) << p.name << ": " << p.text;
     }
 }

@@ -15,7 +15,7 @@
 namespace cudoctor::planner {
 namespace {
 
-const kb::Kb& kb() { return kb::Kb::builtin(); }
+const kb::Kb& builtin_kb() { return kb::Kb::builtin(); }
 
 /// A machine as the probes would describe it.
 struct Machine {
@@ -33,7 +33,7 @@ snapshot::Snapshot snapshot_of(const Machine& m) {
     snapshot::Snapshot s;
     s.root = "/";
     if (!m.gpu.empty()) {
-        auto g = resolve_gpu(m.gpu, kb());
+        auto g = resolve_gpu(m.gpu, builtin_kb());
         EXPECT_TRUE(g) << m.gpu;
         snapshot::Gpu gpu;
         gpu.bus_id = "0000:01:00.0";
@@ -49,13 +49,13 @@ snapshot::Snapshot snapshot_of(const Machine& m) {
         s.driver.kernel_module_version = m.driver;
         s.driver.user_space_versions = {m.driver};
         s.driver.loaded_modules = {"nvidia", "nvidia_uvm"};
-        if (auto max = kb().max_cuda_for(*Version::parse(m.driver))) s.driver.max_cuda = max->str();
+        if (auto max = builtin_kb().max_cuda_for(*Version::parse(m.driver))) s.driver.max_cuda = max->str();
     }
     if (m.nouveau) s.driver.loaded_modules.push_back("nouveau");
     s.platform.os_id = m.os;
     s.platform.os_version = m.version;
     s.platform.arch = "x86_64";
-    s.platform.gcc_default = kb().default_gcc_of(m.os, m.version);
+    s.platform.gcc_default = builtin_kb().default_gcc_of(m.os, m.version);
     if (s.platform.gcc_default) s.platform.gcc_installed = {*s.platform.gcc_default};
     s.platform.c_compiler = "/usr/bin/cc";
     s.platform.wsl = m.wsl;
@@ -77,9 +77,9 @@ Request request(const std::string& framework, const std::string& cuda = {}, cons
 }
 
 Plan plan_for(const snapshot::Snapshot& snap, const Request& r) {
-    auto target = make_target(snap, r, kb());
+    auto target = make_target(snap, r, builtin_kb());
     EXPECT_TRUE(target) << (target ? "" : target.error().message);
-    auto plan = derive_plan(r, *target, kb());
+    auto plan = derive_plan(r, *target, builtin_kb());
     EXPECT_TRUE(plan) << (plan ? "" : plan.error().message);
     return *plan;
 }
@@ -106,7 +106,7 @@ const Step* step(const Plan& p, const std::string& layer) {
 /// check's errors on the machine as the plan leaves it.
 std::vector<std::string> errors_after(const snapshot::Snapshot& before, const Plan& p) {
     std::vector<std::string> out;
-    for (const auto& f : rules::evaluate(projected_snapshot(before, p, kb()), kb()))
+    for (const auto& f : rules::evaluate(projected_snapshot(before, p, builtin_kb()), builtin_kb()))
         if (f.severity == "error") out.push_back(f.id + ": " + f.title);
     return out;
 }
@@ -267,22 +267,22 @@ TEST(PlanRequest, ParsesAndRejectsInput) {
     EXPECT_TRUE(parse_framework("jax")->version.empty());
     EXPECT_EQ(parse_framework("caffe==1.0").error().message, "--framework 'caffe==1.0': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z");
     EXPECT_EQ(parse_framework("torch==2.x").error().message, "--framework 'torch==2.x': '2.x' is not a version like 2.4 or 2.4.1");
-    EXPECT_TRUE(parse_os("wsl-ubuntu-22.04", kb())->wsl);
-    EXPECT_EQ(parse_os("ubuntu24.04", kb())->version, "24.04");
-    EXPECT_EQ(parse_os("fedora-40", kb()).error().code, Errc::usage);
-    EXPECT_EQ(resolve_gpu("RTX 4060 Ti", kb())->compute_capability, "8.9");
-    EXPECT_EQ(resolve_gpu("sm_120", kb())->compute_capability, "12.0");
-    EXPECT_EQ(resolve_gpu("rtx 5090", kb())->name, "GeForce RTX 5090");
-    EXPECT_EQ(resolve_gpu("RTX 9999", kb()).error().code, Errc::usage);
-    EXPECT_NE(resolve_gpu("RTX 40", kb()).error().message.find("matches several GPUs"), std::string::npos);
+    EXPECT_TRUE(parse_os("wsl-ubuntu-22.04", builtin_kb())->wsl);
+    EXPECT_EQ(parse_os("ubuntu24.04", builtin_kb())->version, "24.04");
+    EXPECT_EQ(parse_os("fedora-40", builtin_kb()).error().code, Errc::usage);
+    EXPECT_EQ(resolve_gpu("RTX 4060 Ti", builtin_kb())->compute_capability, "8.9");
+    EXPECT_EQ(resolve_gpu("sm_120", builtin_kb())->compute_capability, "12.0");
+    EXPECT_EQ(resolve_gpu("rtx 5090", builtin_kb())->name, "GeForce RTX 5090");
+    EXPECT_EQ(resolve_gpu("RTX 9999", builtin_kb()).error().code, Errc::usage);
+    EXPECT_NE(resolve_gpu("RTX 40", builtin_kb()).error().message.find("matches several GPUs"), std::string::npos);
 }
 
 TEST(PlanRequest, UnknownReleaseIsAUsageError) {
     auto snap = snapshot_of(kRtx4060TiJammy);
     auto r = request("torch==9.9");
-    auto target = make_target(snap, r, kb());
+    auto target = make_target(snap, r, builtin_kb());
     ASSERT_TRUE(target);
-    auto p = derive_plan(r, *target, kb());
+    auto p = derive_plan(r, *target, builtin_kb());
     ASSERT_FALSE(p);
     EXPECT_EQ(p.error().code, Errc::usage);
     EXPECT_NE(p.error().message.find("torch 9.9 is not in the knowledge base"), std::string::npos) << p.error().message;
