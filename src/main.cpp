@@ -16,8 +16,9 @@ namespace commands = cudoctor::commands;
 
 int main(int argc, char** argv) {
     CLI::App app{"cudoctor — a doctor for the NVIDIA CUDA stack of this machine", "cudoctor"};
-    app.set_version_flag("--version", [] { return commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables()); },
-                         "print the version, git revision and the knowledge-base tables compiled in");
+    app.set_version_flag(
+        "--version", [] { return commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables()); },
+        "print the version, git revision and the knowledge-base tables compiled in");
     app.require_subcommand(0, 1);
     // Global options are accepted after the subcommand too: `cudoctor check --color=never`.
     app.fallthrough();
@@ -28,23 +29,12 @@ int main(int argc, char** argv) {
     app.add_flag("-q,--quiet", quiet, "print only the verdict line (and errors); the exit status is the same");
 
     std::vector<commands::Command> all = {
-        commands::add_check_command(app),
-        commands::add_rules_command(app),
-        commands::add_explain_command(app),
-        commands::add_arch_command(app),
-        commands::add_verify_command(app),
-        commands::add_verify_installer_command(app),
-        commands::add_list_command(app),
-        commands::add_use_command(app),
-        commands::add_init_command(app),
-        commands::add_switch_command(app),
-        commands::add_modulefile_command(app),
-        commands::add_uninstall_command(app),
-        commands::add_plan_command(app),
-        commands::add_compare_command(app),
-        commands::add_opencv_command(app),
-        commands::add_watch_command(app),
-        commands::add_fleet_command(app),
+        commands::add_check_command(app),  commands::add_rules_command(app),      commands::add_explain_command(app),
+        commands::add_arch_command(app),   commands::add_verify_command(app),     commands::add_verify_installer_command(app),
+        commands::add_list_command(app),   commands::add_use_command(app),        commands::add_init_command(app),
+        commands::add_switch_command(app), commands::add_modulefile_command(app), commands::add_uninstall_command(app),
+        commands::add_plan_command(app),   commands::add_compare_command(app),    commands::add_opencv_command(app),
+        commands::add_watch_command(app),  commands::add_fleet_command(app),
     };
     commands::add_default_examples(app);
     for (auto& c : commands::add_docs_commands(app)) all.push_back(std::move(c));  // last: they read the whole tree

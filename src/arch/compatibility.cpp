@@ -31,10 +31,9 @@ struct IsaRow {
     int isa_major, isa_minor, cuda_major, cuda_minor;
 };
 constexpr IsaRow kPtxIsa[] = {
-    {6, 0, 9, 0},   {6, 1, 9, 1},   {6, 2, 9, 2},   {6, 3, 10, 0},  {6, 4, 10, 1},  {6, 5, 10, 2},  {7, 0, 11, 0},
-    {7, 1, 11, 1},  {7, 2, 11, 2},  {7, 3, 11, 3},  {7, 4, 11, 4},  {7, 5, 11, 5},  {7, 6, 11, 6},  {7, 7, 11, 7},
-    {7, 8, 11, 8},  {8, 0, 12, 0},  {8, 1, 12, 1},  {8, 2, 12, 2},  {8, 3, 12, 3},  {8, 4, 12, 4},  {8, 5, 12, 5},
-    {8, 6, 12, 7},  {8, 7, 12, 8},  {8, 8, 12, 9},  {9, 0, 13, 0},  {9, 1, 13, 1},
+    {6, 0, 9, 0},  {6, 1, 9, 1},  {6, 2, 9, 2},  {6, 3, 10, 0}, {6, 4, 10, 1}, {6, 5, 10, 2}, {7, 0, 11, 0}, {7, 1, 11, 1}, {7, 2, 11, 2},
+    {7, 3, 11, 3}, {7, 4, 11, 4}, {7, 5, 11, 5}, {7, 6, 11, 6}, {7, 7, 11, 7}, {7, 8, 11, 8}, {8, 0, 12, 0}, {8, 1, 12, 1}, {8, 2, 12, 2},
+    {8, 3, 12, 3}, {8, 4, 12, 4}, {8, 5, 12, 5}, {8, 6, 12, 7}, {8, 7, 12, 8}, {8, 8, 12, 9}, {9, 0, 13, 0}, {9, 1, 13, 1},
 };
 
 }  // namespace
@@ -142,8 +141,7 @@ std::optional<Version> cuda_for_ptx_isa(int major, int minor) {
     return std::nullopt;
 }
 
-Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapability cc,
-                    const std::optional<Version>& driver_max_cuda) {
+Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapability cc, const std::optional<Version>& driver_max_cuda) {
     Verdict verdict;
     const Image* best = nullptr;
     for (const auto& images : modules) {
@@ -155,9 +153,9 @@ Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapab
             const RunMode mode = run_mode(image, cc);
             if (mode < module_best) module_best = mode;
             // Among PTX images the oldest ISA asks least of the driver.
-            const bool better = mode < verdict.mode ||
-                                (mode == verdict.mode && mode == RunMode::ptx_jit && best &&
-                                 std::pair(image.ptx_major, image.ptx_minor) < std::pair(best->ptx_major, best->ptx_minor));
+            const bool better =
+                mode < verdict.mode || (mode == verdict.mode && mode == RunMode::ptx_jit && best &&
+                                        std::pair(image.ptx_major, image.ptx_minor) < std::pair(best->ptx_major, best->ptx_minor));
             if (mode != RunMode::cannot_run && (better || !best)) {
                 verdict.mode = mode;
                 best = &image;

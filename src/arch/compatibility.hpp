@@ -32,8 +32,8 @@ std::optional<ComputeCapability> parse_compute_capability(std::string_view text)
 /// One GPU code image, as far as running it is concerned.
 struct Image {
     formats::FatbinKind kind = formats::FatbinKind::sass;
-    std::uint32_t arch = 0;  ///< 86, 120
-    char variant = 0;        ///< 0, 'a' (arch-specific) or 'f' (family-specific)
+    std::uint32_t arch = 0;       ///< 86, 120
+    char variant = 0;             ///< 0, 'a' (arch-specific) or 'f' (family-specific)
     std::uint16_t ptx_major = 0;  ///< PTX ISA version (PTX images only; 0 when unknown)
     std::uint16_t ptx_minor = 0;
     formats::FatbinCompression compression = formats::FatbinCompression::none;
@@ -71,11 +71,11 @@ std::optional<Version> cuda_for_ptx_isa(int major, int minor);
 /// A verdict of one binary for one GPU.
 struct Verdict {
     RunMode mode = RunMode::cannot_run;
-    std::string via;  ///< the image that decides: "sm_86", "compute_90"; "" when it cannot run
+    std::string via;                        ///< the image that decides: "sm_86", "compute_90"; "" when it cannot run
     std::optional<Version> ptx_needs_cuda;  ///< PTX JIT: the driver must run at least this CUDA
     std::optional<bool> driver_too_old;     ///< PTX JIT: known when the driver's CUDA is known
-    std::uint64_t modules_usable = 0;  ///< modules (fatbin containers) with an image for the GPU
-    std::uint64_t modules_total = 0;   ///< modules with SASS or PTX at all (LTO-IR-only ones left out)
+    std::uint64_t modules_usable = 0;       ///< modules (fatbin containers) with an image for the GPU
+    std::uint64_t modules_total = 0;        ///< modules with SASS or PTX at all (LTO-IR-only ones left out)
 };
 
 /// The verdict for a binary whose modules hold `modules` images: the best image over all

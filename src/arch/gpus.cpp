@@ -14,8 +14,7 @@ std::string normalized(std::string_view name) {
 }  // namespace
 
 Expected<TargetGpu> resolve_gpu(const kb::Kb& kb, std::string_view spec) {
-    if (auto cc = parse_compute_capability(text::trim(spec)))
-        return TargetGpu{"compute capability " + cc->str(), *cc, "--gpu"};
+    if (auto cc = parse_compute_capability(text::trim(spec))) return TargetGpu{"compute capability " + cc->str(), *cc, "--gpu"};
     const std::string want = normalized(spec);
     if (want.empty()) return fail(Errc::usage, "--gpu: empty GPU name");
     // Three passes, strictest first: the first pass with matches decides.
@@ -40,14 +39,13 @@ Expected<TargetGpu> resolve_gpu(const kb::Kb& kb, std::string_view spec) {
             }
         }
         if (ccs.find(',') != std::string::npos)
-            return fail(Errc::usage, "--gpu '" + std::string(spec) + "' matches GPUs of different compute capabilities: " +
-                                         names + "; give the full name or the compute capability");
+            return fail(Errc::usage, "--gpu '" + std::string(spec) + "' matches GPUs of different compute capabilities: " + names +
+                                         "; give the full name or the compute capability");
         auto cc = parse_compute_capability(found.front()->info.compute_capability);
         if (!cc) continue;
         return TargetGpu{found.front()->info.name, *cc, "--gpu"};
     }
-    return fail(Errc::usage, "--gpu '" + std::string(spec) +
-                                 "': not a compute capability (8.9, sm_89) nor a GPU name in the knowledge base");
+    return fail(Errc::usage, "--gpu '" + std::string(spec) + "': not a compute capability (8.9, sm_89) nor a GPU name in the knowledge base");
 }
 
 }  // namespace cudoctor::arch

@@ -12,7 +12,7 @@
 namespace cudoctor::arch {
 
 struct TargetGpu {
-    std::string name;    ///< "GeForce RTX 4090", or "compute capability 8.9"
+    std::string name;  ///< "GeForce RTX 4090", or "compute capability 8.9"
     ComputeCapability cc;
     std::string source;  ///< "--gpu", or the PCI bus id of this machine's GPU
 };

@@ -16,8 +16,8 @@ bool looks_like_module_name(const std::string& s) {
 }
 
 bool elf_looking_name(const std::string& name, const host::FileInfo& info) {
-    return name.ends_with(".so") || name.find(".so.") != std::string::npos || name.ends_with(".o") ||
-           name.ends_with(".node") || info.executable;
+    return name.ends_with(".so") || name.find(".so.") != std::string::npos || name.ends_with(".o") || name.ends_with(".node") ||
+           info.executable;
 }
 
 class Walker {
@@ -69,8 +69,8 @@ class Walker {
 
 }  // namespace
 
-Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& args,
-                        const std::vector<std::string>& python_sites, std::size_t max_files) {
+Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& args, const std::vector<std::string>& python_sites,
+                        std::size_t max_files) {
     Expansion out;
     Walker walker(host, out, max_files);
     for (const auto& arg : args) {
@@ -84,9 +84,8 @@ Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& 
             continue;
         }
         if (info.error().code != Errc::not_found || !looks_like_module_name(arg)) {
-            out.errors.emplace_back(arg, info.error().code == Errc::not_found
-                                             ? Error{Errc::not_found, arg + ": no such file or folder"}
-                                             : info.error());
+            out.errors.emplace_back(arg, info.error().code == Errc::not_found ? Error{Errc::not_found, arg + ": no such file or folder"}
+                                                                              : info.error());
             continue;
         }
         // A Python package ("torch") or a dotted one ("jax_plugins.xla_cuda12").
@@ -108,8 +107,7 @@ Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& 
                 break;
             }
         }
-        if (!found)
-            out.errors.emplace_back(arg, Error{Errc::not_found, arg + ": no such file, folder or installed Python package"});
+        if (!found) out.errors.emplace_back(arg, Error{Errc::not_found, arg + ": no such file, folder or installed Python package"});
     }
     return out;
 }

@@ -14,7 +14,7 @@ struct Candidate {
 };
 
 struct Expansion {
-    std::vector<Candidate> files;  ///< no duplicates (by canonical path), argument order, folders sorted
+    std::vector<Candidate> files;                       ///< no duplicates (by canonical path), argument order, folders sorted
     std::vector<std::pair<std::string, Error>> errors;  ///< an argument that is nothing scannable
 };
 
@@ -24,7 +24,7 @@ struct Expansion {
 /// Python module name ("torch", "tensorflow") is looked up in `python_sites` as a package
 /// folder or a single extension module (name.*.so). Errors per argument: Errc::not_found "no
 /// such file, folder or installed Python package"; a walk stops after `max_files` candidates.
-Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& args,
-                        const std::vector<std::string>& python_sites, std::size_t max_files = 200000);
+Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& args, const std::vector<std::string>& python_sites,
+                        std::size_t max_files = 200000);
 
 }  // namespace cudoctor::arch

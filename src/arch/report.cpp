@@ -119,7 +119,8 @@ void render_text(const ArchReport& report, std::ostream& out) {
         if (!f.targets.empty()) out << "  images  " << compression_line(f.targets) << "\n";
         for (const auto& sec : s.sections) {
             if (!sec.embedded) continue;
-            out << fmt::format("  embedded in {}: {} modules, {} images (loaded through the module API)\n", sec.name, sec.modules, sec.images);
+            out << fmt::format("  embedded in {}: {} modules, {} images (loaded through the module API)\n", sec.name, sec.modules,
+                               sec.images);
         }
         for (const auto& p : s.problems) out << "  problem: " << p << "\n";
         for (std::size_t i = 0; i < report.gpus.size() && i < f.verdicts.size() && s.has_gpu_code(); ++i)

@@ -25,11 +25,11 @@ struct ArchReport {
     std::vector<TargetGpu> gpus;
     std::optional<Version> driver_max_cuda;  ///< the highest CUDA the driver runs, when known
     ScanDepth depth = ScanDepth::full;
-    std::vector<FileResult> files;              ///< files with GPU code (or with a corrupt fatbin section)
-    std::vector<std::string> without_gpu_code;  ///< ELF files that carry none
+    std::vector<FileResult> files;                      ///< files with GPU code (or with a corrupt fatbin section)
+    std::vector<std::string> without_gpu_code;          ///< ELF files that carry none
     std::vector<std::pair<std::string, Error>> errors;  ///< arguments or files that could not be scanned
-    std::uint64_t skipped_not_elf = 0;          ///< walked files that are no ELF (scripts, data)
-    std::string note;                           ///< e.g. "no NVIDIA GPU found: give --gpu"
+    std::uint64_t skipped_not_elf = 0;                  ///< walked files that are no ELF (scripts, data)
+    std::string note;                                   ///< e.g. "no NVIDIA GPU found: give --gpu"
 
     /// True when some file with GPU code cannot run on some GPU (or needs a newer driver for JIT).
     bool any_cannot_run() const;

@@ -23,11 +23,12 @@ bool is_registered(std::string_view name) {
 /// code, and not one of the toolchain's own tables (unwind info, GOT, debug info, …).
 bool may_embed_fatbins(const formats::ElfSection& s) {
     if (s.type != kProgbits || (s.flags & formats::kElfFlagExec) || is_registered(s.name)) return false;
-    static constexpr std::array kToolchainSections = {
-        std::string_view(".eh_frame"),  std::string_view(".eh_frame_hdr"),     std::string_view(".gcc_except_table"),
-        std::string_view(".got"),       std::string_view(".got.plt"),          std::string_view(".comment"),
-        std::string_view(".interp"),    std::string_view(".nvFatBinSegment"),  std::string_view("__nv_module_id"),
-        std::string_view(".data.rel.ro"), std::string_view(".tm_clone_table"), std::string_view(".note.GNU-stack")};
+    static constexpr std::array kToolchainSections = {std::string_view(".eh_frame"),         std::string_view(".eh_frame_hdr"),
+                                                      std::string_view(".gcc_except_table"), std::string_view(".got"),
+                                                      std::string_view(".got.plt"),          std::string_view(".comment"),
+                                                      std::string_view(".interp"),           std::string_view(".nvFatBinSegment"),
+                                                      std::string_view("__nv_module_id"),    std::string_view(".data.rel.ro"),
+                                                      std::string_view(".tm_clone_table"),   std::string_view(".note.GNU-stack")};
     if (std::find(kToolchainSections.begin(), kToolchainSections.end(), s.name) != kToolchainSections.end()) return false;
     return !s.name.starts_with(".debug") && !s.name.starts_with(".gnu");
 }
@@ -74,7 +75,10 @@ std::vector<std::vector<Image>> FileScan::module_images() const {
 
 std::vector<TargetSummary> summarize(const FileScan& scan) {
     auto order = [](const Image& i) {
-        const int kind = i.kind == formats::FatbinKind::sass ? 0 : i.kind == formats::FatbinKind::ptx ? 1 : i.kind == formats::FatbinKind::lto_ir ? 2 : 3;
+        const int kind = i.kind == formats::FatbinKind::sass     ? 0
+                         : i.kind == formats::FatbinKind::ptx    ? 1
+                         : i.kind == formats::FatbinKind::lto_ir ? 2
+                                                                 : 3;
         return std::tuple(kind, i.arch, i.variant);
     };
     std::map<std::tuple<int, std::uint32_t, char>, TargetSummary> by_target;
@@ -131,8 +135,8 @@ Expected<FileScan> scan_elf_bytes(std::string_view bytes, ScanDepth depth, const
                 if (p.type != formats::kElfSegmentLoad || (p.flags & formats::kElfSegmentExec)) continue;
                 const auto range = formats::ByteReader(bytes).range(p.offset, p.file_size);
                 if (!range) {
-                    scan.problems.push_back("a loadable segment (offset " + std::to_string(p.offset) + ", " +
-                                            std::to_string(p.file_size) + " bytes) runs past the end of the file");
+                    scan.problems.push_back("a loadable segment (offset " + std::to_string(p.offset) + ", " + std::to_string(p.file_size) +
+                                            " bytes) runs past the end of the file");
                     continue;
                 }
                 scan_embedded(*range, "segment@" + std::to_string(p.offset), p.offset, scan);
@@ -147,7 +151,9 @@ Expected<FileScan> scan_elf_bytes(std::string_view bytes, ScanDepth depth, const
 Expected<FileScan> scan_file(const host::Host& host, std::string_view path, ScanDepth depth) {
     auto file = MappedFile::open(host, path);
     if (!file) return Unexpected<Error>(file.error());
-    auto scan = scan_elf_bytes(file->bytes(), depth, [&](std::uint64_t offset, std::uint64_t length, bool sequential) { file->will_need(offset, length, sequential); });
+    auto scan = scan_elf_bytes(file->bytes(), depth, [&](std::uint64_t offset, std::uint64_t length, bool sequential) {
+        file->will_need(offset, length, sequential);
+    });
     if (!scan) return fail(scan.error().code, std::string(path) + ": " + scan.error().message);
     scan->path = std::string(path);
     return scan;

@@ -24,7 +24,7 @@ enum class ScanDepth {
 
 /// A fatbin container: what the runtime loads as one module.
 struct Module {
-    std::string section;  ///< ".nv_fatbin", ".ldata", …
+    std::string section;    ///< ".nv_fatbin", ".ldata", …
     bool embedded = false;  ///< found by the data-section search (not registered at load)
     std::vector<Image> images;
 };
@@ -53,14 +53,14 @@ struct FileScan {
 
 /// One target of a file, over all its modules.
 struct TargetSummary {
-    Image target;          ///< kind, arch, variant (ISA and compression cleared)
-    std::string name;      ///< "sm_90a"
+    Image target;      ///< kind, arch, variant (ISA and compression cleared)
+    std::string name;  ///< "sm_90a"
     std::uint64_t images = 0;
-    std::uint64_t compressed = 0;      ///< how many of those images are compressed
-    std::string compression;           ///< "zstd", "LZ4", "zstd+LZ4" or ""
-    std::string ptx_isa;               ///< PTX: the highest ISA version seen ("9.0")
-    bool registered = false;           ///< found in a registered section
-    bool embedded = false;             ///< found in a data section
+    std::uint64_t compressed = 0;  ///< how many of those images are compressed
+    std::string compression;       ///< "zstd", "LZ4", "zstd+LZ4" or ""
+    std::string ptx_isa;           ///< PTX: the highest ISA version seen ("9.0")
+    bool registered = false;       ///< found in a registered section
+    bool embedded = false;         ///< found in a data section
 };
 
 /// The targets of a scan, SASS first, then PTX, then LTO-IR and others; each by architecture.

@@ -114,12 +114,16 @@ ExitStatus run_arch(const ArchOptions& options) {
 
 Command add_arch_command(CLI::App& app) {
     auto options = std::make_shared<ArchOptions>();
-    auto* cmd = app.add_subcommand("arch", "which GPU architectures a binary, library, folder or Python package carries, and whether each GPU runs it");
+    auto* cmd =
+        app.add_subcommand("arch",
+                           "which GPU architectures a binary, library, folder or Python package carries, and whether each GPU runs it");
     cmd->add_option("inputs", options->inputs, "ELF files, folders (walked) or Python package names (torch)")->required();
     cmd->add_option("--gpu", options->gpus, "judge for this GPU instead of this machine's: 8.9, sm_120, \"RTX 4090\" (repeatable)")
         ->allow_extra_args(false);  // one value per --gpu: the files follow
-    cmd->add_flag("--fast", options->fast, "read only the fatbins registered at load (.nv_fatbin, __nv_relfatbin), never those embedded in data sections");
-    cmd->add_flag("--full", options->full, "always search data sections for embedded fatbins too (by default only when the registered ones cannot run)")
+    cmd->add_flag("--fast", options->fast,
+                  "read only the fatbins registered at load (.nv_fatbin, __nv_relfatbin), never those embedded in data sections");
+    cmd->add_flag("--full", options->full,
+                  "always search data sections for embedded fatbins too (by default only when the registered ones cannot run)")
         ->excludes("--fast");
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--markdown", options->markdown, "print a Markdown table");

@@ -31,7 +31,8 @@ std::string site_of(std::string_view token) {
     while (!host.empty() && (host.back() == '.' || host.back() == ':')) host.remove_suffix(1);
     if (host.find('.') == std::string_view::npos) return "";
     for (char c : host)
-        if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-')) return "";
+        if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-'))
+            return "";
     if (std::none_of(k_web_suffixes.begin(), k_web_suffixes.end(), [&](std::string_view s) { return host.ends_with(s); })) return "";
     if (host.starts_with("www.")) host.remove_prefix(4);
     std::string site(host);

@@ -18,9 +18,9 @@ struct TableStamp {
 };
 
 struct BuildInfo {
-    std::string_view version;   ///< the project version, "0.1.0"
-    std::string_view revision;  ///< `git describe --always --dirty` at configure time, "unknown" outside git
-    std::string_view date;      ///< date of that commit (UTC, 2026-11-30); SOURCE_DATE_EPOCH or today outside git
+    std::string_view version;            ///< the project version, "0.1.0"
+    std::string_view revision;           ///< `git describe --always --dirty` at configure time, "unknown" outside git
+    std::string_view date;               ///< date of that commit (UTC, 2026-11-30); SOURCE_DATE_EPOCH or today outside git
     std::span<const TableStamp> tables;  ///< sorted by name
 };
 

@@ -38,7 +38,6 @@ ExitStatus usage_error(const CheckOptions& options, std::ostream& err, const Err
     return ExitStatus::usage;
 }
 
-
 // "%h" → the host name ("unknown-host" when the snapshot has none), "%%" → "%". Any other
 // "%x" is left as written: srun expands its own %N/%j only in its own --output.
 std::string expand_output(const std::string& pattern, const std::string& hostname) {
@@ -145,8 +144,7 @@ Command add_check_command(CLI::App& app) {
     auto options = std::make_shared<CheckOptions>();
     auto* cmd = app.add_subcommand("check", "inventory the CUDA stack: GPU, driver, toolkits, cuDNN, frameworks, and what is wrong");
     cmd->add_option("--root", options->root, "probe a machine image (a folder laid out like /) instead of this machine");
-    cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")
-        ->excludes("--root");
+    cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")->excludes("--root");
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
     cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON");
     cmd->add_option("-o,--output", options->output,
@@ -156,8 +154,7 @@ Command add_check_command(CLI::App& app) {
     cmd->add_flag("-v,--verbose", options->verbose, "show the evidence of every fact");
     cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");
     cmd->add_flag("--no-exec", options->no_exec, "never start a child process (not even nvcc --version)");
-    cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")
-        ->check(CLI::IsMember({"error", "warning"}));
+    cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")->check(CLI::IsMember({"error", "warning"}));
     return {cmd, [options] {
                 options->color = color_enabled(STDOUT_FILENO);
                 options->quiet = quiet();

@@ -18,13 +18,13 @@ struct CheckOptions {
     /// --output FILE: write the report there (atomically: a temporary file renamed over it)
     /// instead of to stdout; "%h" in it becomes the machine's host name, "%%" a "%".
     std::optional<std::string> output;
-    std::vector<std::string> pythons;          ///< --python PATH (repeatable)
+    std::vector<std::string> pythons;  ///< --python PATH (repeatable)
     bool json = false;
     bool markdown = false;
     bool verbose = false;
     bool color = false;
-    bool no_exec = false;                      ///< --no-exec: never start a child process
-    std::string fail_on = "error";             ///< "error" | "warning"
+    bool no_exec = false;           ///< --no-exec: never start a child process
+    std::string fail_on = "error";  ///< "error" | "warning"
 };
 
 /// Reads a snapshot saved by `check --json` (at most 256 MiB; a pipe such as <(…) works): the

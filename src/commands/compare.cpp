@@ -63,7 +63,8 @@ ExitStatus run_compare(const CompareCliOptions& o) {
     if (o.map_file) {
         auto text = read_text(host, *o.map_file, "map file");
         if (!text) return usage_error(o, text.error());
-        if (auto ok = options.map.add_file(*text); !ok) return usage_error(o, {ok.error().code, "map file " + *o.map_file + ": " + ok.error().message});
+        if (auto ok = options.map.add_file(*text); !ok)
+            return usage_error(o, {ok.error().code, "map file " + *o.map_file + ": " + ok.error().message});
     }
     if (o.tolerance_file) {
         auto text = read_text(host, *o.tolerance_file, "tolerance file");
@@ -105,12 +106,16 @@ ExitStatus run_compare(const CompareCliOptions& o) {
 
 Command add_compare_command(CLI::App& app) {
     auto o = std::make_shared<CompareCliOptions>();
-    auto* cmd = app.add_subcommand("compare", "layer-by-layer numeric comparison of two tensor dumps (REF vs TEST backend): errors, tolerances, the first layer that diverges");
+    auto* cmd = app.add_subcommand(
+        "compare",
+        "layer-by-layer numeric comparison of two tensor dumps (REF vs TEST backend): errors, tolerances, the first layer that diverges");
     cmd->add_option("ref", o->ref, "the reference dump: .safetensors, .npz, a folder of .npy, or one .npy")->required();
     cmd->add_option("test", o->test, "the dump of the backend under test, same formats")->required();
-    cmd->add_option("--map", o->maps, "REF name = TEST name, for renamed layers; OLD*=NEW* renames a prefix (repeatable)")->allow_extra_args(false);
+    cmd->add_option("--map", o->maps, "REF name = TEST name, for renamed layers; OLD*=NEW* renames a prefix (repeatable)")
+        ->allow_extra_args(false);
     cmd->add_option("--map-file", o->map_file, "a file of OLD=NEW (or OLD NEW) lines");
-    cmd->add_option("--rtol", o->rtol, "elementwise relative tolerance for every tensor (also the layer limit unless --rel)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--rtol", o->rtol, "elementwise relative tolerance for every tensor (also the layer limit unless --rel)")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--atol", o->atol, "elementwise absolute tolerance for every tensor")->check(CLI::NonNegativeNumber);
     cmd->add_option("--rel", o->rel, "limit of the layer's relative error ||TEST-REF||/||REF||")->check(CLI::NonNegativeNumber);
     cmd->add_option("--tolerances", o->tolerance_file, "per-layer tolerances: lines 'GLOB rtol=… atol=… rel=…' or 'GLOB skip'");

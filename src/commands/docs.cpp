@@ -16,8 +16,8 @@ namespace cudoctor::commands {
 namespace {
 
 const std::set<std::string, std::less<>> k_toolkit_commands = {"use", "switch", "uninstall", "modulefile"};
-const std::set<std::string, std::less<>> k_path_options = {"--root", "--kb", "--snapshot", "--output", "--out", "--python",
-                                                           "--log", "--baseline", "--plot", "--map-file", "--layers"};
+const std::set<std::string, std::less<>> k_path_options = {"--root", "--kb",       "--snapshot", "--output",   "--out",   "--python",
+                                                           "--log",  "--baseline", "--plot",     "--map-file", "--layers"};
 
 bool visible(const CLI::Option* o) { return !o->get_group().empty(); }
 

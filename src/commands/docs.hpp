@@ -34,7 +34,7 @@ struct CommandDoc {
     std::vector<OptionDoc> positionals;  ///< in order
     std::vector<std::string> examples;   ///< footer lines that start with "cudoctor " (the command line only)
     std::string footer;                  ///< the whole footer text, as --help prints it
-    std::vector<CommandDoc> children;       ///< its own subcommands (`opencv cmake`), one level deep
+    std::vector<CommandDoc> children;    ///< its own subcommands (`opencv cmake`), one level deep
 };
 
 /// The whole command line interface.

@@ -49,10 +49,10 @@ std::string bash_positional_action(const CommandDoc& c) {
     if (c.positionals.empty()) return "COMPREPLY=()";
     const auto& p = c.positionals.front();
     switch (p.kind) {
-    case ValueKind::toolkit: return "_cudoctor_reply \"$(_cudoctor_run __complete toolkits \"${root[@]}\")\"";
-    case ValueKind::choice: return fmt::format("_cudoctor_reply {}", text::shell_quote(join(p.choices)));
-    case ValueKind::path: return "_cudoctor_files";
-    default: return "_cudoctor_files";  // free text: files are the likeliest (logs, binaries, folders)
+        case ValueKind::toolkit: return "_cudoctor_reply \"$(_cudoctor_run __complete toolkits \"${root[@]}\")\"";
+        case ValueKind::choice: return fmt::format("_cudoctor_reply {}", text::shell_quote(join(p.choices)));
+        case ValueKind::path: return "_cudoctor_files";
+        default: return "_cudoctor_files";  // free text: files are the likeliest (logs, binaries, folders)
     }
 }
 
@@ -78,10 +78,10 @@ std::string zsh_quote(const std::string& s) {
 
 std::string zsh_action(const OptionDoc& o) {
     switch (o.kind) {
-    case ValueKind::choice: return "(" + join(o.choices) + ")";
-    case ValueKind::toolkit: return "_cudoctor_toolkits";
-    case ValueKind::path: return "_files";
-    default: return " ";
+        case ValueKind::choice: return "(" + join(o.choices) + ")";
+        case ValueKind::toolkit: return "_cudoctor_toolkits";
+        case ValueKind::path: return "_files";
+        default: return " ";
     }
 }
 
@@ -133,8 +133,10 @@ void fish_command(std::string& out, const std::string& program, const CommandDoc
     for (const auto& o : c.options) out += fish_option(o, condition);
     if (c.positionals.empty() || !c.children.empty()) return;
     const auto& p = c.positionals.front();
-    if (p.kind == ValueKind::toolkit) out += fmt::format("complete -c {} -n {} -a '(__cudoctor_toolkits)'\n", program, fish_quote(condition));
-    else if (p.kind == ValueKind::choice) out += fmt::format("complete -c {} -n {} -a {}\n", program, fish_quote(condition), fish_quote(join(p.choices)));
+    if (p.kind == ValueKind::toolkit)
+        out += fmt::format("complete -c {} -n {} -a '(__cudoctor_toolkits)'\n", program, fish_quote(condition));
+    else if (p.kind == ValueKind::choice)
+        out += fmt::format("complete -c {} -n {} -a {}\n", program, fish_quote(condition), fish_quote(join(p.choices)));
     else out += fmt::format("complete -c {} -n {} -F\n", program, fish_quote(condition));
 }
 
@@ -313,8 +315,9 @@ complete -c {0} -f
         std::vector<std::string> names;
         for (const auto& child : c.children) names.push_back(child.name);
         for (const auto& child : c.children) {
-            out += fmt::format("complete -c {} -n {} -a {} -d {}\n", doc.name, fish_quote(in + "; and not __fish_seen_subcommand_from " + join(names)),
-                               child.name, fish_quote(short_help(child.help)));
+            out += fmt::format("complete -c {} -n {} -a {} -d {}\n", doc.name,
+                               fish_quote(in + "; and not __fish_seen_subcommand_from " + join(names)), child.name,
+                               fish_quote(short_help(child.help)));
             fish_command(out, doc.name, child, in + "; and __fish_seen_subcommand_from " + child.name);
         }
     }

@@ -42,10 +42,8 @@ struct ExplainOptions {
 constexpr std::size_t kReadChunk = 1u << 20;
 
 ExitStatus usage_error(const ExplainOptions& options, const Error& e) {
-    if (options.json)
-        std::cerr << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    else
-        std::cerr << "cudoctor: " << e.message << "\n";
+    if (options.json) std::cerr << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
+    else std::cerr << "cudoctor: " << e.message << "\n";
     return ExitStatus::usage;
 }
 
@@ -67,7 +65,9 @@ Expected<void> read_log(const std::string& file, explain::Reader& reader) {
     if (file == "-") return stream_fd(STDIN_FILENO, "standard input", reader);
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return fail(errno == ENOENT ? Errc::not_found : errno == EACCES ? Errc::permission : Errc::io,
+        return fail(errno == ENOENT   ? Errc::not_found
+                    : errno == EACCES ? Errc::permission
+                                      : Errc::io,
                     "cannot open log " + file + ": " + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -80,13 +80,13 @@ Expected<void> read_log(const std::string& file, explain::Reader& reader) {
     return ok;
 }
 
-
 ExitStatus run_explain(const ExplainOptions& options) {
     if (!options.texts.empty() && options.log)
         return usage_error(options, {Errc::usage, "give the error either as text or with --log, not both"});
     if (options.texts.empty() && !options.log && ::isatty(STDIN_FILENO))
-        return usage_error(options, {Errc::usage, "nothing to explain: give the error text, --log FILE, or pipe a log into it "
-                                                  "(make 2>&1 | cudoctor explain)"});
+        return usage_error(options, {Errc::usage,
+                                     "nothing to explain: give the error text, --log FILE, or pipe a log into it "
+                                     "(make 2>&1 | cudoctor explain)"});
     auto kb = kb::Kb::load(options.kb_dir);
     if (!kb) return usage_error(options, kb.error());
     auto rows = explain::load_catalog(options.kb_dir);
@@ -144,7 +144,8 @@ Command add_explain_command(CLI::App& app) {
     cmd->add_option("text", options->texts, "the error message (else --log FILE, else standard input)");
     cmd->add_option("--log", options->log, "read a whole log file (build, pytest, apt, a traceback…); - for standard input");
     cmd->add_option("--root", options->root, "check the causes against a machine image (a folder laid out like /)");
-    cmd->add_option("--snapshot", options->snapshot_file, "check the causes against a saved snapshot (check --json) of the machine where the error happened")
+    cmd->add_option("--snapshot", options->snapshot_file,
+                    "check the causes against a saved snapshot (check --json) of the machine where the error happened")
         ->excludes("--root");
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables (and error_catalog.tsv) from DIR");
     cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");

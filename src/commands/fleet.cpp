@@ -45,7 +45,8 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     analyse_options.stale_after_seconds = *stale_after;
     if (options.baseline) {
         auto snap = fleet::read_snapshot_file(*options.baseline);
-        if (!snap) return usage_error(options, out, err, {snap.error().code, "--baseline " + *options.baseline + ": " + snap.error().message});
+        if (!snap)
+            return usage_error(options, out, err, {snap.error().code, "--baseline " + *options.baseline + ": " + snap.error().message});
         analyse_options.baseline = fleet::summarize(*snap, *kb, *options.baseline);
     }
     auto files = fleet::snapshot_files(options.inputs);
@@ -63,18 +64,17 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
 Command add_fleet_command(CLI::App& app) {
     auto options = std::make_shared<FleetOptions>();
     auto* cmd = app.add_subcommand("fleet", "many machines' snapshots side by side: what differs, who is broken");
-    cmd->add_option("inputs", options->inputs, "snapshot files (from check --json) or folders of them (*.json, recursively)")
-        ->required();
+    cmd->add_option("inputs", options->inputs, "snapshot files (from check --json) or folders of them (*.json, recursively)")->required();
     cmd->add_option("--baseline", options->baseline, "compare every node with this known-good snapshot instead of the majority");
     cmd->add_option("--stale-after", options->stale_after,
                     "a snapshot this much older than the newest one is stale (7d, 36h, 3d12h; 0: never)")
         ->capture_default_str();
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
-    cmd->add_option("-j,--jobs", options->jobs, "files read in parallel (default: one per core, at most 16)")
-        ->check(CLI::Range(0u, 256u));
+    cmd->add_option("-j,--jobs", options->jobs, "files read in parallel (default: one per core, at most 16)")->check(CLI::Range(0u, 256u));
     cmd->add_flag("--json", options->json, "print the report as JSON (every node listed)");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready for an issue or a wiki page");
-    cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
+    cmd->add_option("--fail-on", options->fail_on,
+                    "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
         ->check(CLI::IsMember({"error", "warning"}))
         ->capture_default_str();
     return {cmd, [options] { return run_fleet(*options, std::cout, std::cerr); }};

@@ -68,7 +68,9 @@ ExitStatus run_list(const ListOptions& options) {
 
 Command add_list_command(CLI::App& app) {
     auto options = std::make_shared<ListOptions>();
-    auto* cmd = app.add_subcommand("list", "every CUDA toolkit installed: version, folder, install method, size, cuDNN inside, default, what references it");
+    auto* cmd =
+        app.add_subcommand("list",
+                           "every CUDA toolkit installed: version, folder, install method, size, cuDNN inside, default, what references it");
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--no-size", options->no_size, "do not walk the folders for their size (faster)");
     cmd->add_option("--root", options->root, "a machine image (a folder laid out like /)");

@@ -68,8 +68,8 @@ ExitStatus run_modulefile(const ModulefileOptions& options) {
             const std::string path = host::join(*options.dir, f.relpath);
             p.steps.push_back(plan::write_file(m.host, path, f.content, "module " + f.name + " in " + path));
         }
-        p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir + " to MODULEPATH (module use " +
-                          *options.dir + ")");
+        p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir +
+                          " to MODULEPATH (module use " + *options.dir + ")");
         return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, p, options.apply, options.json, std::cout));
     }
     if (options.json) {
@@ -89,7 +89,8 @@ ExitStatus run_modulefile(const ModulefileOptions& options) {
 
 Command add_modulefile_command(CLI::App& app) {
     auto options = std::make_shared<ModulefileOptions>();
-    auto* cmd = app.add_subcommand("modulefile", "Environment Modules (Tcl) or Lmod (Lua) modulefiles for the toolkits, one CUDA module at a time");
+    auto* cmd =
+        app.add_subcommand("modulefile", "Environment Modules (Tcl) or Lmod (Lua) modulefiles for the toolkits, one CUDA module at a time");
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder");
     cmd->add_flag("--all", options->all, "one modulefile per toolkit");
     cmd->add_flag("--lmod", options->lmod, "Lua modulefiles for Lmod (default: Tcl for Environment Modules)");

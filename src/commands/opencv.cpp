@@ -77,7 +77,8 @@ snapshot::Snapshot gpus_and_driver(const host::Host& host, const kb::Kb& kb) {
 std::vector<arch::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
     std::vector<arch::TargetGpu> gpus;
     for (const auto& g : snap.gpus)
-        if (auto cc = arch::parse_compute_capability(g.compute_capability)) gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
+        if (auto cc = arch::parse_compute_capability(g.compute_capability))
+            gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
     return gpus;
 }
 
@@ -149,7 +150,11 @@ ExitStatus run_log(const OpencvOptions& o) {
     opencv::LogContext ctx{false, *gpus, &*kb};
     const auto report = opencv::judge_log(formats::parse_opencv_build_log(*data), ctx);
     if (!report.recognized())
-        return usage_error(o, "log", {Errc::parse, o.log_file + ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
+        return usage_error(
+            o, "log",
+            {Errc::parse,
+             o.log_file +
+                 ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
     if (o.json) std::cout << opencv::to_json(report).dump(2) << "\n";
     else opencv::render_text(report, std::cout);
     return report.problems() ? ExitStatus::problems : ExitStatus::healthy;
@@ -160,7 +165,8 @@ ExitStatus run_check(const OpencvOptions& o) {
     if (!kb) return usage_error(o, "check", kb.error());
     auto gpus = given_gpus(o, *kb);
     if (!gpus) return usage_error(o, "check", gpus.error());
-    if (!(o.timeout_s > 0 && o.timeout_s <= 3600)) return usage_error(o, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
+    if (!(o.timeout_s > 0 && o.timeout_s <= 3600))
+        return usage_error(o, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
     const host::Host host = host::Host::real();
     const auto snap = gpus_and_driver(host, *kb);
     if (gpus->empty()) *gpus = machine_gpus(snap);
@@ -175,7 +181,8 @@ ExitStatus run_check(const OpencvOptions& o) {
             }
         if (python.empty()) return usage_error(o, "check", {Errc::not_found, "no python3 on PATH: give --python"});
     }
-    auto check = opencv::check_cv2(host, *kb, python, std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), *gpus, driver_cuda);
+    auto check =
+        opencv::check_cv2(host, *kb, python, std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), *gpus, driver_cuda);
     if (!check) return usage_error(o, "check", check.error());
     if (o.json) std::cout << opencv::to_json(*check).dump(2) << "\n";
     else opencv::render_text(*check, std::cout);
@@ -194,10 +201,12 @@ void add_common(CLI::App* cmd, OpencvOptions& o, bool root) {
 
 Command add_opencv_command(CLI::App& app) {
     auto o = std::make_shared<OpencvOptions>();
-    CLI::App* cmd = app.add_subcommand("opencv", "OpenCV with CUDA: the CMake line for this machine, a configure log read, an installed cv2 checked");
+    CLI::App* cmd =
+        app.add_subcommand("opencv", "OpenCV with CUDA: the CMake line for this machine, a configure log read, an installed cv2 checked");
     cmd->require_subcommand(1);
 
-    auto* cmake = cmd->add_subcommand("cmake", "print the CMake command that builds OpenCV with CUDA for this machine, after what is missing");
+    auto* cmake =
+        cmd->add_subcommand("cmake", "print the CMake command that builds OpenCV with CUDA for this machine, after what is missing");
     cmake->add_option("--src", o->src, "the OpenCV source folder (default: opencv)");
     cmake->add_option("--contrib", o->contrib, "the opencv_contrib folder (its modules/ holds the cuda* modules)");
     cmake->add_flag("--portable", o->portable, "also PTX of the lowest architecture, for newer GPUs than these");
@@ -206,11 +215,15 @@ Command add_opencv_command(CLI::App& app) {
     cmake->add_option("--prefix", o->prefix, "CMAKE_INSTALL_PREFIX (default /usr/local)");
     add_common(cmake, *o, true);
 
-    auto* log = cmd->add_subcommand("log", "read a saved OpenCV CMake configure log (or cv2.getBuildInformation() text) and say what was really enabled");
+    auto* log =
+        cmd->add_subcommand("log",
+                            "read a saved OpenCV CMake configure log (or cv2.getBuildInformation() text) and say what was really enabled");
     log->add_option("file", o->log_file, "the log (cmake … 2>&1 | tee cmake_config.log); - for standard input")->required();
     add_common(log, *o, true);
 
-    auto* check = cmd->add_subcommand("check", "ask an installed cv2 (in a child interpreter) what it was built with and whether its CUDA code runs on this GPU");
+    auto* check =
+        cmd->add_subcommand("check",
+                            "ask an installed cv2 (in a child interpreter) what it was built with and whether its CUDA code runs on this GPU");
     check->add_option("--python", o->python, "the interpreter whose cv2 to check (default: python3 on PATH)");
     check->add_option("--timeout", o->timeout_s, "seconds the interpreter may take (default 20)");
     add_common(check, *o, false);

@@ -38,8 +38,7 @@ struct PlanOptions {
 ExitStatus usage_error(const PlanOptions& options, std::ostream& err, const Error& e) {
     if (options.json || options.format == "json")
         err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    else
-        err << "cudoctor plan: " << e.message << "\n";
+    else err << "cudoctor plan: " << e.message << "\n";
     return ExitStatus::usage;
 }
 
@@ -100,12 +99,14 @@ ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream&
 
 Command add_plan_command(CLI::App& app) {
     auto options = std::make_shared<PlanOptions>();
-    auto* cmd = app.add_subcommand("plan", "a working version set (framework → CUDA → driver → gcc/cuDNN) for this GPU and OS, "
-                                           "and the install steps in order (printed, never run)");
+    auto* cmd = app.add_subcommand("plan",
+                                   "a working version set (framework → CUDA → driver → gcc/cuDNN) for this GPU and OS, "
+                                   "and the install steps in order (printed, never run)");
     cmd->add_option("--framework", options->framework, "what the project needs: torch==2.4, tensorflow==2.15, jax==0.4.30");
     cmd->add_option("--cuda", options->cuda, "a CUDA toolkit version (12.4, or 12 for any 12.x)");
     cmd->add_option("--gpu", options->gpu, "plan for this GPU instead of this machine's: \"RTX 4060 Ti\" or a compute capability (8.9)");
-    cmd->add_option("--os", options->os, "plan for this OS instead of this machine's: ubuntu-22.04, ubuntu-24.04, debian-12, wsl-ubuntu-22.04");
+    cmd->add_option("--os", options->os,
+                    "plan for this OS instead of this machine's: ubuntu-22.04, ubuntu-24.04, debian-12, wsl-ubuntu-22.04");
     cmd->add_option("--need", options->needs, "also a system nvcc, cudnn or opencv (nvcc + cuDNN) (repeatable)");
     cmd->add_flag("--offline", options->offline, "the machine has no network: runfiles and archives brought on other media");
     cmd->add_flag("--fresh", options->fresh, "plan as for a clean install: ignore the driver, toolkits and cuDNN installed here");

@@ -36,7 +36,10 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
         return ExitStatus::usage;
     }
     if (json) {
-        out << nlohmann::json{{"id", rule->id}, {"severity", rule->severity}, {"layer", rule->layer}, {"summary", rule->summary},
+        out << nlohmann::json{{"id", rule->id},
+                              {"severity", rule->severity},
+                              {"layer", rule->layer},
+                              {"summary", rule->summary},
                               {"explanation", rule->explanation}}
                    .dump(2)
             << "\n";

@@ -42,7 +42,8 @@ ExitStatus run_switch(const SwitchOptions& options) {
 
 Command add_switch_command(CLI::App& app) {
     auto options = std::make_shared<SwitchOptions>();
-    auto* cmd = app.add_subcommand("switch", "make one toolkit the machine's default: /usr/local/cuda repointed atomically (a plan; --apply does it)");
+    auto* cmd = app.add_subcommand("switch",
+                                   "make one toolkit the machine's default: /usr/local/cuda repointed atomically (a plan; --apply does it)");
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder")->required();
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");

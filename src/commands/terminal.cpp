@@ -35,16 +35,15 @@ bool color_enabled(int fd) {
 
 void apply_color_mode(ColorMode mode) {
     switch (mode) {
-    case ColorMode::always:
-        ::unsetenv("NO_COLOR");
-        ::setenv("CLICOLOR_FORCE", "1", 1);
-        break;
-    case ColorMode::never:
-        ::unsetenv("CLICOLOR_FORCE");
-        ::setenv("NO_COLOR", "1", 1);
-        break;
-    case ColorMode::automatic:
-        break;
+        case ColorMode::always:
+            ::unsetenv("NO_COLOR");
+            ::setenv("CLICOLOR_FORCE", "1", 1);
+            break;
+        case ColorMode::never:
+            ::unsetenv("CLICOLOR_FORCE");
+            ::setenv("NO_COLOR", "1", 1);
+            break;
+        case ColorMode::automatic: break;
     }
 }
 

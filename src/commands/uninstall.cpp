@@ -44,7 +44,9 @@ ExitStatus run_uninstall(const UninstallOptions& options) {
 
 Command add_uninstall_command(CLI::App& app) {
     auto options = std::make_shared<UninstallOptions>();
-    auto* cmd = app.add_subcommand("uninstall", "remove one toolkit safely: its own uninstaller or exact packages, then the leftovers (a plan; --apply does it)");
+    auto* cmd =
+        app.add_subcommand("uninstall",
+                           "remove one toolkit safely: its own uninstaller or exact packages, then the leftovers (a plan; --apply does it)");
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder")->required();
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");

@@ -83,16 +83,17 @@ ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::os
 
 Command add_verify_command(CLI::App& app) {
     auto options = std::make_shared<VerifyOptions>();
-    auto* cmd = app.add_subcommand("verify", "the verification chain: driver and GPU visible → toolkit compiles and runs a kernel → "
-                                             "cuDNN and frameworks really load and see the GPU");
+    auto* cmd = app.add_subcommand("verify",
+                                   "the verification chain: driver and GPU visible → toolkit compiles and runs a kernel → "
+                                   "cuDNN and frameworks really load and see the GPU");
     cmd->add_option("--level", options->run.level, "stop after this level (1: driver and GPU, 2: toolkit, 3: cuDNN and frameworks)")
         ->check(CLI::Range(1, 3));
     cmd->add_option("--compiler", options->run.compiler, "level 2 compiler: auto (nvcc, else NVRTC), nvcc or nvrtc")
         ->check(CLI::IsMember({"auto", "nvcc", "nvrtc"}));
-    cmd->add_option("--timeout", options->timeout_s, "seconds each call into a driver library may take before it counts as a hang (default 20)");
+    cmd->add_option("--timeout", options->timeout_s,
+                    "seconds each call into a driver library may take before it counts as a hang (default 20)");
     cmd->add_option("--root", options->root, "verify a machine image (a folder laid out like /): its libraries, not this machine's");
-    cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")
-        ->excludes("--root");
+    cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")->excludes("--root");
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
     cmd->add_option("--python", options->pythons, "also verify the frameworks of this Python interpreter (repeatable)");
     cmd->add_flag("--json", options->json, "print the report as versioned JSON");

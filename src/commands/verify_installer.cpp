@@ -32,8 +32,7 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
         if (o.json)
             std::cout << nlohmann::json{{"error", {{"code", to_string(report.error().code)}, {"message", report.error().message}}}}.dump()
                       << "\n";
-        else
-            std::cerr << "cudoctor: " << report.error().message << "\n";
+        else std::cerr << "cudoctor: " << report.error().message << "\n";
         return ExitStatus::usage;
     }
     if (o.json) {
@@ -50,10 +49,8 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
 
 Command add_verify_installer_command(CLI::App& app) {
     auto o = std::make_shared<VerifyInstallerOptions>();
-    auto* cmd = app.add_subcommand("verify-installer",
-                                   "is this downloaded .run / .tar.xz / .deb whole and genuine (read once, never run)");
-    cmd->add_option("FILE", o->verify.path, "the installer: a CUDA or driver .run, a cuDNN .tar.xz, a local-repo .deb")
-        ->required();
+    auto* cmd = app.add_subcommand("verify-installer", "is this downloaded .run / .tar.xz / .deb whole and genuine (read once, never run)");
+    cmd->add_option("FILE", o->verify.path, "the installer: a CUDA or driver .run, a cuDNN .tar.xz, a local-repo .deb")->required();
     auto* sha = cmd->add_option("--sha256", o->verify.sha256, "the SHA-256 the download page gives (64 hex digits)");
     cmd->add_option("--md5", o->verify.md5, "the MD5 the download page gives (32 hex digits)")->excludes(sha);
     cmd->add_flag("--json", o->json, "print the report as JSON");

@@ -90,8 +90,9 @@ ExitStatus run_watch_command(const WatchCliOptions& o) {
         auto parsed = watch::parse_duration(*step);
         if (!parsed) return usage_error(o.json, {Errc::usage, std::string(kStepOverride) + ": " + parsed.error().message});
         w.clock_step = *parsed;
-        if (!o.json) std::cerr << "cudoctor watch: " << kStepOverride << "=" << *step << " is active: samples are stamped "
-                               << *step << " apart, not by the clock\n";
+        if (!o.json)
+            std::cerr << "cudoctor watch: " << kStepOverride << "=" << *step << " is active: samples are stamped " << *step
+                      << " apart, not by the clock\n";
     }
     w.out_dir = o.out ? *o.out : default_out_dir();
     w.kernel_log = o.kernel_log;
@@ -110,13 +111,15 @@ ExitStatus run_watch_command(const WatchCliOptions& o) {
 
 Command add_watch_command(CLI::App& app) {
     auto options = std::make_shared<WatchCliOptions>();
-    auto* cmd = app.add_subcommand("watch", "watch GPU memory, utilisation, temperature, power and Xid errors over hours; tell a leak from a caching allocator");
+    auto* cmd = app.add_subcommand(
+        "watch", "watch GPU memory, utilisation, temperature, power and Xid errors over hours; tell a leak from a caching allocator");
     cmd->add_option("--pid", options->pid, "watch this process and its children (their GPU memory); ends when it ends");
     cmd->add_option("command", options->command, "or launch this command (after --) and watch it: its exit and CUDA errors in its output");
     cmd->add_option("--interval", options->interval, "time between samples: 10s (default), 500ms, 1m");
     cmd->add_option("--duration", options->duration, "stop after this long: 30m, 24h (default: until the process ends or Ctrl-C)");
     cmd->add_option("--out", options->out, "folder for the CSV files, command.log and memory.svg (default: ./cudoctor-watch-DATE-TIME)");
-    cmd->add_option("--kernel-log", options->kernel_log, "follow this file for driver reports (default: /var/log/kern.log, else journalctl -k)");
+    cmd->add_option("--kernel-log", options->kernel_log,
+                    "follow this file for driver reports (default: /var/log/kern.log, else journalctl -k)");
     cmd->add_option("--timeout", options->timeout, "time limit of one NVML sample (default 10s): a hung driver costs one sample");
     cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): its kernel log, /proc and environment");
     cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables (xid_codes.tsv) from DIR");

@@ -8,14 +8,17 @@
 #if defined(__cpp_lib_expected) && __cpp_lib_expected >= 202202L
 #include <expected>
 namespace cudoctor {
-template <class T, class E> using BasicExpected = std::expected<T, E>;
-template <class E> using Unexpected = std::unexpected<E>;
+template <class T, class E>
+using BasicExpected = std::expected<T, E>;
+template <class E>
+using Unexpected = std::unexpected<E>;
 }  // namespace cudoctor
 #else
 #include <utility>
 #include <variant>
 namespace cudoctor {
-template <class E> class Unexpected {
+template <class E>
+class Unexpected {
   public:
     explicit Unexpected(E e) : m_error(std::move(e)) {}
     const E& error() const& { return m_error; }
@@ -24,13 +27,14 @@ template <class E> class Unexpected {
   private:
     E m_error;
 };
-template <class T, class E> class BasicExpected {
+template <class T, class E>
+class BasicExpected {
   public:
     BasicExpected() requires std::is_default_constructible_v<T> : m_v(std::in_place_index<0>) {}
     template <class U = T>
-        requires std::is_constructible_v<T, U&&>
-    BasicExpected(U&& v) : m_v(std::in_place_index<0>, std::forward<U>(v)) {}
-    template <class G> BasicExpected(Unexpected<G> u) : m_v(std::in_place_index<1>, std::move(u).error()) {}
+    requires std::is_constructible_v<T, U&&> BasicExpected(U&& v) : m_v(std::in_place_index<0>, std::forward<U>(v)) {}
+    template <class G>
+    BasicExpected(Unexpected<G> u) : m_v(std::in_place_index<1>, std::move(u).error()) {}
     bool has_value() const { return m_v.index() == 0; }
     explicit operator bool() const { return has_value(); }
     T& value() & { return std::get<0>(m_v); }
@@ -41,15 +45,20 @@ template <class T, class E> class BasicExpected {
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     const E& error() const { return std::get<1>(m_v); }
-    template <class U> T value_or(U&& d) const { return has_value() ? value() : T(std::forward<U>(d)); }
+    template <class U>
+    T value_or(U&& d) const {
+        return has_value() ? value() : T(std::forward<U>(d));
+    }
 
   private:
     std::variant<T, E> m_v;
 };
-template <class E> class BasicExpected<void, E> {
+template <class E>
+class BasicExpected<void, E> {
   public:
     BasicExpected() = default;
-    template <class G> BasicExpected(Unexpected<G> u) : m_err(std::move(u).error()), m_ok(false) {}
+    template <class G>
+    BasicExpected(Unexpected<G> u) : m_err(std::move(u).error()), m_ok(false) {}
     bool has_value() const { return m_ok; }
     explicit operator bool() const { return m_ok; }
     const E& error() const { return m_err; }

@@ -81,8 +81,8 @@ std::string printable(std::string_view s, std::size_t max) {
         for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
         if (ok && len == 3 && u == 0xe0) ok = static_cast<unsigned char>(s[i + 1]) >= 0xa0;  // overlong
         if (ok && len == 4 && u == 0xf0) ok = static_cast<unsigned char>(s[i + 1]) >= 0x90;
-        if (ok && len == 4 && u == 0xf4) ok = static_cast<unsigned char>(s[i + 1]) < 0x90;   // > U+10FFFF
-        if (ok && len == 3 && u == 0xed) ok = static_cast<unsigned char>(s[i + 1]) < 0xa0;   // surrogates
+        if (ok && len == 4 && u == 0xf4) ok = static_cast<unsigned char>(s[i + 1]) < 0x90;  // > U+10FFFF
+        if (ok && len == 3 && u == 0xed) ok = static_cast<unsigned char>(s[i + 1]) < 0xa0;  // surrogates
         if (ok) {
             out.append(s.substr(i, len));
             i += len;
@@ -96,9 +96,7 @@ std::string printable(std::string_view s, std::size_t max) {
 }
 
 std::string shell_quote(std::string_view word) {
-    if (!word.empty() &&
-        word.find_first_of(" \t\n'\"$`\\!&;|<>()*?[]{}~#") == std::string_view::npos)
-        return std::string(word);
+    if (!word.empty() && word.find_first_of(" \t\n'\"$`\\!&;|<>()*?[]{}~#") == std::string_view::npos) return std::string(word);
     std::string out = "'";
     for (char c : word) out += c == '\'' ? std::string_view("'\\''") : std::string_view(&c, 1);
     return out + "'";

@@ -8,9 +8,9 @@ namespace cudoctor::compare {
 
 const char* to_string(Status s) {
     switch (s) {
-    case Status::pass: return "PASS";
-    case Status::fail: return "FAIL";
-    case Status::skipped: return "SKIP";
+        case Status::pass: return "PASS";
+        case Status::fail: return "FAIL";
+        case Status::skipped: return "SKIP";
     }
     return "?";
 }
@@ -32,20 +32,22 @@ void judge(TensorResult& r, bool check_dtype) {
         r.status = Status::fail;
         r.findings.push_back(std::move(why));
     };
-    if (r.ref_shape != r.test_shape) fail_with("shape " + formats::shape_text(r.test_shape) + " in TEST, " + formats::shape_text(r.ref_shape) + " in REF");
+    if (r.ref_shape != r.test_shape)
+        fail_with("shape " + formats::shape_text(r.test_shape) + " in TEST, " + formats::shape_text(r.ref_shape) + " in REF");
     if (r.ref_dtype != r.test_dtype) {
-        const std::string what = "dtype " + std::string(formats::dtype_name(r.test_dtype)) + " in TEST, " + std::string(formats::dtype_name(r.ref_dtype)) + " in REF";
+        const std::string what = "dtype " + std::string(formats::dtype_name(r.test_dtype)) + " in TEST, " +
+                                 std::string(formats::dtype_name(r.ref_dtype)) + " in REF";
         if (check_dtype) fail_with(what);
         else r.notes.push_back(what + " (compared at the looser tolerance)");
     }
     if (!r.compared) return;
     const Metrics& m = r.metrics;
-    if (m.nan_test || m.nan_ref)
-        fail_with("NaN: " + std::to_string(m.nan_test) + " in TEST, " + std::to_string(m.nan_ref) + " in REF");
+    if (m.nan_test || m.nan_ref) fail_with("NaN: " + std::to_string(m.nan_test) + " in TEST, " + std::to_string(m.nan_ref) + " in REF");
     if (m.mismatched) {
         const Tolerance& t = r.tolerance;
         fail_with(std::to_string(m.mismatched) + " of " + std::to_string(m.numel) + " elements " +
-                  (t.exact ? std::string("differ") : "beyond atol + rtol·|ref| (atol " + format_number(t.atol) + ", rtol " + format_number(t.rtol) + ")"));
+                  (t.exact ? std::string("differ")
+                           : "beyond atol + rtol·|ref| (atol " + format_number(t.atol) + ", rtol " + format_number(t.rtol) + ")"));
     }
     if (!r.tolerance.exact && !(m.rel <= r.tolerance.rel))
         fail_with("relative error " + format_number(m.rel) + " over the layer limit " + format_number(r.tolerance.rel));

@@ -22,9 +22,7 @@ Unexpected<Error> open_error(std::string_view path, const Error& e) {
 
 bool looks_like_zip(std::string_view bytes) { return bytes.starts_with("PK\x03\x04") || bytes.starts_with("PK\x05\x06"); }
 
-std::string strip_npy(std::string_view name) {
-    return std::string(name.ends_with(".npy") ? name.substr(0, name.size() - 4) : name);
-}
+std::string strip_npy(std::string_view name) { return std::string(name.ends_with(".npy") ? name.substr(0, name.size() - 4) : name); }
 
 }  // namespace
 

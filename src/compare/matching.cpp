@@ -36,7 +36,8 @@ Expected<void> NameMap::add_file(std::string_view content) {
         std::string rule(line);
         if (rule.find('=') == std::string::npos) {
             const auto space = rule.find_first_of(" \t");
-            if (space == std::string::npos) return fail(Errc::parse, "line " + std::to_string(number) + ": '" + rule + "' is not OLD=NEW or OLD NEW");
+            if (space == std::string::npos)
+                return fail(Errc::parse, "line " + std::to_string(number) + ": '" + rule + "' is not OLD=NEW or OLD NEW");
             rule = rule.substr(0, space) + "=" + std::string(text::trim(std::string_view(rule).substr(space)));
         }
         if (auto ok = add(rule); !ok) return fail(Errc::parse, "line " + std::to_string(number) + ": " + ok.error().message);

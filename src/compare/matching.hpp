@@ -36,9 +36,9 @@ struct Pairing {
         std::size_t ref = 0;   ///< index into REF's tensors
         std::size_t test = 0;  ///< index into TEST's tensors
     };
-    std::vector<Pair> pairs;              ///< REF's order (execution order), or by name when sorted
-    std::vector<std::string> only_ref;    ///< REF names with no partner, in REF's order
-    std::vector<std::string> only_test;   ///< TEST names no REF name maps to, in TEST's order
+    std::vector<Pair> pairs;             ///< REF's order (execution order), or by name when sorted
+    std::vector<std::string> only_ref;   ///< REF names with no partner, in REF's order
+    std::vector<std::string> only_test;  ///< TEST names no REF name maps to, in TEST's order
 };
 
 /// Pairs REF's tensors with TEST's through `map`.

@@ -15,7 +15,7 @@ namespace {
 
 using formats::DType;
 
-constexpr std::size_t kBlock = 1024;             // elements widened at a time (2 × 8 KiB: stays in L1)
+constexpr std::size_t kBlock = 1024;                      // elements widened at a time (2 × 8 KiB: stays in L1)
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;  // elements per unit of work (and of partial sums)
 
 // Four doubles at a time, written out with GCC's vector extensions so the loop is vectorised
@@ -69,7 +69,8 @@ inline double rel_diff(double ad, double b) { return std::fabs(b) > 0 ? ad / std
 /// `n` is a multiple of 4 (the caller pads with zeros, which change no sum, maximum or count).
 /// Built twice, for AVX2 and for the x86-64 baseline, the right one chosen at load time: the
 /// same operations in the same order, so both give the same bits.
-__attribute__((target_clones("avx2", "default"))) BlockResult block_kernel(const double* t, const double* r, std::size_t n, double rtol, double atol) {
+__attribute__((target_clones("avx2", "default"))) BlockResult block_kernel(const double* t, const double* r, std::size_t n, double rtol,
+                                                                           double atol) {
     const V4d zero{0, 0, 0, 0}, inf = zero + std::numeric_limits<double>::infinity();
     V4d s_abs = zero, s_dd = zero, s_rr = zero, m_abs = zero - 1, m_rel = zero - 1;
     V4l c_mis{}, c_nt{}, c_nr{}, c_it{}, c_ir{}, c_nf{};

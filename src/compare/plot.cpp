@@ -14,11 +14,11 @@ std::string xml_escape(std::string_view s) {
     std::string out;
     for (char ch : s) {
         switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += static_cast<unsigned char>(ch) < 0x20 ? '?' : ch;
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += static_cast<unsigned char>(ch) < 0x20 ? '?' : ch;
         }
     }
     return out;
@@ -28,6 +28,8 @@ constexpr double kWidth = 960, kHeight = 440, kLeft = 70, kRight = 20, kTop = 40
 
 }  // namespace
 
+// Not clang-formatted: each SVG element is one fmt::format with its "\n" on the same line.
+// clang-format off
 std::string render_svg(const Comparison& c) {
     // The decades shown: every finite non-zero error and every limit, one decade of room around.
     double lo = 0, hi = 0;
@@ -119,5 +121,6 @@ std::string render_svg(const Comparison& c) {
     s += "</svg>\n";
     return s;
 }
+// clang-format on
 
 }  // namespace cudoctor::compare

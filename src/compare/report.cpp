@@ -60,21 +60,23 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
         shape_w = std::max(shape_w, shape_cell(r).size());
     }
     const std::size_t num_w = std::to_string(c.results.size()).size() + 1;
-    out << fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", "#", num_w, "name", name_w, "dtype", dtype_w, "shape", shape_w,
-                       "max abs", "rel", "max rel", "mean abs", "result   worst element (TEST vs REF)");
+    out << fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  {:>9}  {:>9}  {:>9}  {:>9}  {}\n", "#", num_w, "name", name_w, "dtype", dtype_w,
+                       "shape", shape_w, "max abs", "rel", "max rel", "mean abs", "result   worst element (TEST vs REF)");
     for (std::size_t i = 0; i < c.results.size(); ++i) {
         const auto& r = c.results[i];
         const Metrics& m = r.metrics;
-        std::string row = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  ", i + 1, num_w, fit(r.name, 48), name_w, dtype_text(r), dtype_w, shape_cell(r), shape_w);
+        std::string row = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  ", i + 1, num_w, fit(r.name, 48), name_w, dtype_text(r), dtype_w,
+                                      shape_cell(r), shape_w);
         if (r.compared)
-            row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", format_number(m.max_abs), format_number(m.rel), format_number(m.max_rel), format_number(m.mean_abs));
-        else
-            row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", "-", "-", "-", "-");
+            row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", format_number(m.max_abs), format_number(m.rel), format_number(m.max_rel),
+                               format_number(m.mean_abs));
+        else row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", "-", "-", "-", "-");
         const std::string status = to_string(r.status);
         const bool first = c.first_failure && *c.first_failure == i;
         row += r.status == Status::fail ? paint(status, first ? "1;31" : "31") : r.status == Status::pass ? paint(status, "32") : status;
         if (r.compared && m.numel > 0 && m.max_abs > 0)
-            row += fmt::format("     {} {} vs {}", index_text(unravel(m.worst.index, r.ref_shape)), value_text(m.worst.test), value_text(m.worst.ref));
+            row += fmt::format("     {} {} vs {}", index_text(unravel(m.worst.index, r.ref_shape)), value_text(m.worst.test),
+                               value_text(m.worst.ref));
         if (m.nan_test || m.nan_ref || m.inf_test || m.inf_ref)
             row += fmt::format("  NaN {}/{} Inf {}/{}", m.nan_test, m.nan_ref, m.inf_test, m.inf_ref);
         if (first) row += "  " + paint("<- first failure", "1;31");
@@ -134,7 +136,11 @@ nlohmann::json to_json(const Comparison& c) {
         {"only_in_ref", c.only_ref},
         {"only_in_test", c.only_test},
         {"first_failure", c.first_failure ? nlohmann::json(c.results[*c.first_failure].name) : nlohmann::json(nullptr)},
-        {"summary", {{"compared", c.results.size()}, {"pass", c.count(Status::pass)}, {"fail", c.count(Status::fail)}, {"skipped", c.count(Status::skipped)}}},
+        {"summary",
+         {{"compared", c.results.size()},
+          {"pass", c.count(Status::pass)},
+          {"fail", c.count(Status::fail)},
+          {"skipped", c.count(Status::skipped)}}},
     };
 }
 

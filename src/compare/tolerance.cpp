@@ -15,15 +15,15 @@ using formats::DType;
 Tolerance default_tolerance(DType t) {
     // torch/testing/_comparison.py, _DTYPE_PRECISIONS (the same in torch 1.13 and 2.x).
     switch (t) {
-    case DType::f64: return {1e-7, 1e-7, 1e-7};
-    case DType::f32: return {1.3e-6, 1e-5, 1.3e-6};
-    case DType::f16: return {1e-3, 1e-5, 1e-3};
-    // Elementwise torch's 1.6e-2 (a few bf16 ulps: single elements near zero drift that far);
-    // the layer as a whole is held to the 1e-3 relative line of bf16 work.
-    case DType::bf16: return {1.6e-2, 1e-5, 1e-3};
-    case DType::f8_e4m3: return {0.125, 1e-5, 0.125};
-    case DType::f8_e5m2: return {0.25, 1e-5, 0.25};
-    default: return {0, 0, 0, true};
+        case DType::f64: return {1e-7, 1e-7, 1e-7};
+        case DType::f32: return {1.3e-6, 1e-5, 1.3e-6};
+        case DType::f16: return {1e-3, 1e-5, 1e-3};
+        // Elementwise torch's 1.6e-2 (a few bf16 ulps: single elements near zero drift that far);
+        // the layer as a whole is held to the 1e-3 relative line of bf16 work.
+        case DType::bf16: return {1.6e-2, 1e-5, 1e-3};
+        case DType::f8_e4m3: return {0.125, 1e-5, 0.125};
+        case DType::f8_e5m2: return {0.25, 1e-5, 0.25};
+        default: return {0, 0, 0, true};
     }
 }
 
@@ -88,7 +88,8 @@ Expected<std::vector<LayerRule>> parse_layer_rules(std::string_view text) {
             const auto eq = w.find('=');
             const std::string_view key = w.substr(0, eq);
             const auto value = eq == std::string_view::npos ? std::nullopt : non_negative(w.substr(eq + 1));
-            if (key != "rtol" && key != "atol" && key != "rel") return fail(Errc::parse, where + "unknown key '" + std::string(key) + "' (rtol, atol, rel or skip)");
+            if (key != "rtol" && key != "atol" && key != "rel")
+                return fail(Errc::parse, where + "unknown key '" + std::string(key) + "' (rtol, atol, rel or skip)");
             if (!value) return fail(Errc::parse, where + "'" + std::string(w) + "' is not " + std::string(key) + "=<non-negative number>");
             (key == "rtol" ? rule.values.rtol : key == "atol" ? rule.values.atol : rule.values.rel) = *value;
         }

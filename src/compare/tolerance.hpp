@@ -15,9 +15,9 @@ namespace cudoctor::compare {
 struct Tolerance {
     double rtol = 0;
     double atol = 0;
-    double rel = 0;     ///< the layer's ‖test − ref‖ / ‖ref‖ limit
-    bool exact = false; ///< integers and bool: every element equal
-    bool skip = false;  ///< a per-layer rule said not to judge this tensor
+    double rel = 0;      ///< the layer's ‖test − ref‖ / ‖ref‖ limit
+    bool exact = false;  ///< integers and bool: every element equal
+    bool skip = false;   ///< a per-layer rule said not to judge this tensor
 };
 
 /// The default for one element type: torch.testing.assert_close's (rtol, atol) — F16 1e-3/1e-5,

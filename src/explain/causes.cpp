@@ -10,6 +10,8 @@ namespace {
 #define DRIVER_ROOTS "wsl", "driver-not-loaded", "driver-lib-mismatch", "driver-too-old", "missing-libcuda"
 
 std::vector<CauseInfo> make_causes() {
+    // Not clang-formatted: one row per cause, its fields on the row as the table reads.
+    // clang-format off
     std::vector<CauseInfo> c = {
         {"runfile-corrupt", 10, "toolkit", "The installer or archive is truncated or not the file it should be",
          "The archive's own check failed: the compressed data ends early or its checksum differs. The "
@@ -115,6 +117,7 @@ std::vector<CauseInfo> make_causes() {
           "Find the bad access: compute-sanitizer python your_script.py"},
          {DRIVER_ROOTS, "no-kernel-image", "cuda-oom", "missing-cudnn", "missing-other-lib"}},
     };
+    // clang-format on
     std::sort(c.begin(), c.end(), [](const CauseInfo& a, const CauseInfo& b) { return a.rank < b.rank; });
     return c;
 }

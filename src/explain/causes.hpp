@@ -8,11 +8,11 @@
 namespace cudoctor::explain {
 
 struct CauseInfo {
-    std::string_view id;           ///< "driver-too-old"
-    int rank;                      ///< lower = more fundamental; causes are reported in this order
-    std::string_view layer;        ///< "driver", "toolkit", "framework", … (as the rules use)
-    std::string_view title;        ///< one line
-    std::string_view explanation;  ///< what the message means
+    std::string_view id;                ///< "driver-too-old"
+    int rank;                           ///< lower = more fundamental; causes are reported in this order
+    std::string_view layer;             ///< "driver", "toolkit", "framework", … (as the rules use)
+    std::string_view title;             ///< one line
+    std::string_view explanation;       ///< what the message means
     std::vector<std::string_view> fix;  ///< the general fix, one step per entry
     /// Causes this one is a consequence of when both are in the same log (a missing driver makes
     /// CUDA unavailable, and an unavailable CUDA fails the test).

@@ -23,13 +23,13 @@ namespace cudoctor::explain {
 
 /// One row of the error catalog.
 struct CatalogRow {
-    std::string pattern;     ///< stable id of the message ("torch-driver-too-old")
-    std::string cause;       ///< a cause id of causes.hpp
-    std::string confidence;  ///< "high" | "medium" | "low" (low rows only support a cause others found)
-    std::string literal;     ///< a substring every match contains
-    std::string regex;       ///< RE2
+    std::string pattern;                ///< stable id of the message ("torch-driver-too-old")
+    std::string cause;                  ///< a cause id of causes.hpp
+    std::string confidence;             ///< "high" | "medium" | "low" (low rows only support a cause others found)
+    std::string literal;                ///< a substring every match contains
+    std::string regex;                  ///< RE2
     std::vector<std::string> captures;  ///< names of the capture groups, in order ("-" = unused)
-    std::size_t line = 0;    ///< line in the table file
+    std::size_t line = 0;               ///< line in the table file
 };
 
 /// Parses the catalog table `name` (for messages) from `text`. Errc::parse "NAME:LINE: …" for a

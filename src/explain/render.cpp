@@ -6,9 +6,7 @@ namespace cudoctor::explain {
 
 namespace {
 
-const char* mark(const std::string& verdict) {
-    return verdict == "confirms" ? "✓" : verdict == "contradicts" ? "✗" : "·";
-}
+const char* mark(const std::string& verdict) { return verdict == "confirms" ? "✓" : verdict == "contradicts" ? "✗" : "·"; }
 
 void indent_lines(std::ostream& out, const std::string& text, const char* prefix) {
     std::size_t start = 0;
@@ -30,8 +28,7 @@ void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std
     }
     std::size_t roots = 0;
     for (const auto& c : causes) roots += c.consequence_of.empty();
-    out << causes.size() << (causes.size() == 1 ? " cause" : " causes") << " found in " << ctx.lines
-        << (ctx.lines == 1 ? " line" : " lines");
+    out << causes.size() << (causes.size() == 1 ? " cause" : " causes") << " found in " << ctx.lines << (ctx.lines == 1 ? " line" : " lines");
     if (causes.size() > roots) out << " (" << roots << (roots == 1 ? " root" : " roots") << ", the rest follow from it)";
     out << (ctx.machine.empty() ? ", not checked against a machine" : ", checked against " + ctx.machine) << "\n";
     for (const auto& c : causes) {
@@ -39,8 +36,7 @@ void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std
         if (!c.consequence_of.empty()) out << "  (follows from " << c.consequence_of << ")";
         out << "\n";
         for (const auto& l : c.matched_lines) indent_lines(out, l.text, ("    line " + std::to_string(l.line) + ": ").c_str());
-        if (c.match_count > c.matched_lines.size())
-            out << "    … " << c.match_count << " matching lines in all\n";
+        if (c.match_count > c.matched_lines.size()) out << "    … " << c.match_count << " matching lines in all\n";
         out << "    what it means: " << c.explanation << "\n";
         if (!c.evidence.empty()) {
             out << "    on " << (ctx.machine.empty() ? "the machine" : ctx.machine) << ":\n";

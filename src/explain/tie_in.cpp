@@ -42,7 +42,8 @@ std::optional<int> soname_major(std::string_view soname) {
 }
 
 std::optional<Version> cuda_from_code(std::string_view code) {
-    if (code.empty() || code.size() > 6 || !std::all_of(code.begin(), code.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+    if (code.empty() || code.size() > 6 ||
+        !std::all_of(code.begin(), code.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
         return std::nullopt;
     const int n = std::stoi(std::string(code));
     return Version({n / 1000, (n % 1000) / 10});

@@ -60,7 +60,8 @@ void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&)
             Version::parse(t.version)->truncated(2) == Version::parse(torch_cuda)->truncated(2))
             with_nvcc = &t;
     if (with_nvcc) {
-        if (!with_nvcc->on_path) confirms(c, "CUDA " + with_nvcc->version + " has nvcc at " + with_nvcc->nvcc_path + ", but its bin/ is not on PATH");
+        if (!with_nvcc->on_path)
+            confirms(c, "CUDA " + with_nvcc->version + " has nvcc at " + with_nvcc->nvcc_path + ", but its bin/ is not on PATH");
         set_fix(c, {rules::fix::path_exports(with_nvcc->path), "export CUDA_HOME=" + with_nvcc->path});
         return;
     }
@@ -68,7 +69,8 @@ void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&)
     auto v = Version::parse(torch_cuda.empty() ? snap.driver.max_cuda : torch_cuda);
     if (v && rules::fix::uses_apt(snap.platform))
         set_fix(c, {rules::fix::install_packages(snap.platform, {fmt::format("cuda-toolkit-{}-{}", v->major(), v->minor())}),
-                    fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{} PATH=/usr/local/cuda-{}.{}/bin:$PATH", v->major(), v->minor(), v->major(), v->minor())});
+                    fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{} PATH=/usr/local/cuda-{}.{}/bin:$PATH", v->major(), v->minor(),
+                                v->major(), v->minor())});
 }
 
 void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
@@ -86,8 +88,10 @@ void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, c
         if (!tv || !t.has_nvcc) continue;
         if (tv->truncated(2) == want->truncated(2)) {
             confirms(c, "CUDA " + t.version + " (PyTorch's version) is installed at " + t.path +
-                            (snap.environment.cuda_home && *snap.environment.cuda_home == t.path ? "" : ", but CUDA_HOME does not point to it"));
-            set_fix(c, {"export CUDA_HOME=" + t.path + " PATH=" + t.path + "/bin:$PATH", "# then rebuild the extension (pip install --no-build-isolation …)"});
+                            (snap.environment.cuda_home && *snap.environment.cuda_home == t.path ? ""
+                                                                                                 : ", but CUDA_HOME does not point to it"));
+            set_fix(c, {"export CUDA_HOME=" + t.path + " PATH=" + t.path + "/bin:$PATH",
+                        "# then rebuild the extension (pip install --no-build-isolation …)"});
             return;
         }
     }
@@ -102,17 +106,18 @@ void tie_opencv_cuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
     std::vector<std::string> fix(c.fix.begin(), c.fix.end());
     if (!snap.gpus.empty() && !snap.gpus.front().compute_capability.empty())
         fix.push_back("-D CUDA_ARCH_BIN=" + snap.gpus.front().compute_capability + "   # this GPU (" + snap.gpus.front().name + ")");
-    if (!c.value("missing").empty() || std::any_of(c.matched_lines.begin(), c.matched_lines.end(), [](const MatchedLine& l) {
-            return l.pattern == "cmake-no-cudnn";
-        })) {
+    if (!c.value("missing").empty() ||
+        std::any_of(c.matched_lines.begin(), c.matched_lines.end(), [](const MatchedLine& l) { return l.pattern == "cmake-no-cudnn"; })) {
         if (snap.cudnn.empty()) {
             confirms(c, "no cuDNN on this machine for CMake to find");
             fix.push_back(rules::fix::install_packages(snap.platform, {"libcudnn9-dev-cuda-12"}));
         }
         for (const auto& d : snap.cudnn) {
-            context(c, "cuDNN " + d.version + " is at " + d.path + (d.header_version.empty() ? " (no headers: install the -dev package)" : ""));
+            context(c,
+                    "cuDNN " + d.version + " is at " + d.path + (d.header_version.empty() ? " (no headers: install the -dev package)" : ""));
             if (!d.header_version.empty()) {
-                fix.push_back("-D CUDNN_LIBRARY=" + d.path + "/libcudnn.so -D CUDNN_INCLUDE_DIR=" + d.path.substr(0, d.path.rfind('/')) + "/include");
+                fix.push_back("-D CUDNN_LIBRARY=" + d.path + "/libcudnn.so -D CUDNN_INCLUDE_DIR=" + d.path.substr(0, d.path.rfind('/')) +
+                              "/include");
                 break;
             }
         }
@@ -131,11 +136,13 @@ void tie_runtime_context(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
     } else if (c.id == "runfile-corrupt") {
         if (!c.value("actual_md5").empty())
             context(c, "the log: the archive's MD5 is " + c.value("actual_md5") + ", the installer expects " + c.value("expected_md5"));
-        if (!c.value("file").empty()) context(c, "the log: " + c.value("file") + " is not an installer (a shell error on its first lines: an HTML page)");
+        if (!c.value("file").empty())
+            context(c, "the log: " + c.value("file") + " is not an installer (a shell error on its first lines: an HTML page)");
     } else if (c.id == "apt-conflict") {
         if (auto it = c.values.find("package"); it != c.values.end())
             context(c, fmt::format("the log: packages that cannot be installed: {}", fmt::join(it->second, ", ")));
-        if (!snap.driver.packages.empty()) context(c, "driver packages installed here: " + fmt::format("{}", fmt::join(snap.driver.packages, ", ")));
+        if (!snap.driver.packages.empty())
+            context(c, "driver packages installed here: " + fmt::format("{}", fmt::join(snap.driver.packages, ", ")));
     }
 }
 

@@ -41,8 +41,9 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
     }
     if (snap.gpus.empty()) {
         confirms(c, "no NVIDIA GPU is on this machine's PCI bus (" +
-                        (snap.platform.virtualization.empty() ? std::string("a machine without one")
-                                                              : "a " + snap.platform.virtualization + " virtual machine without GPU passthrough") +
+                        (snap.platform.virtualization.empty()
+                             ? std::string("a machine without one")
+                             : "a " + snap.platform.virtualization + " virtual machine without GPU passthrough") +
                         "): CUDA cannot work here");
         set_fix(c, {"Run on a machine (or VM with passthrough) that has an NVIDIA GPU, or use the CPU"});
         return;
@@ -52,7 +53,8 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
     for (const auto& g : snap.gpus) {
         if (g.bound_driver == "nouveau") {
             confirms(c, "nouveau (the open-source driver) holds the GPU " + g.bus_id);
-            fix.push_back("echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\nsudo update-initramfs -u");
+            fix.push_back(
+                "echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\nsudo update-initramfs -u");
             break;
         }
     }
@@ -62,7 +64,8 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
     }
     for (const auto& m : snap.platform.dkms) {
         if (m.module == "nvidia" && !m.built_for_running_kernel) {
-            confirms(c, fmt::format("DKMS built nvidia {} for kernel {}, not for the running kernel {}", m.version, m.kernel, snap.platform.kernel));
+            confirms(c, fmt::format("DKMS built nvidia {} for kernel {}, not for the running kernel {}", m.version, m.kernel,
+                                    snap.platform.kernel));
             fix.push_back("sudo apt-get install -y linux-headers-$(uname -r)\nsudo dkms autoinstall");
             break;
         }
@@ -150,9 +153,10 @@ void tie_driver_too_old(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& 
         for (const auto& w : kb.torch_wheels(*tv))
             if (w.cuda.truncated(2) <= max->truncated(2) && (!best || w.cuda > best->cuda)) best = w;
         if (best)
-            fix.push_back(fmt::format("# or keep this driver and install the {} wheel of torch {}: pip install torch=={} --index-url "
-                                      "https://download.pytorch.org/whl/{}",
-                                      best->variant, tv->str(), tv->str(), best->variant));
+            fix.push_back(
+                fmt::format("# or keep this driver and install the {} wheel of torch {}: pip install torch=={} --index-url "
+                            "https://download.pytorch.org/whl/{}",
+                            best->variant, tv->str(), tv->str(), best->variant));
     }
     set_fix(c, fix);
 }
@@ -165,8 +169,8 @@ void tie_missing_libcuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
         contradicts(c, "the loader cache here has " + soname + " → " + in_cache->path);
         return;
     }
-    const bool has_libcuda = std::any_of(snap.driver.libraries.begin(), snap.driver.libraries.end(),
-                                         [](const auto& l) { return l.name == "libcuda.so"; });
+    const bool has_libcuda =
+        std::any_of(snap.driver.libraries.begin(), snap.driver.libraries.end(), [](const auto& l) { return l.name == "libcuda.so"; });
     if (snap.platform.wsl) {
         confirms(c, "this is WSL2: libcuda lives in /usr/lib/wsl/lib, and " + soname + " is not in the loader cache");
         set_fix(c, {"export LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH",
@@ -178,12 +182,13 @@ void tie_missing_libcuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
         set_fix(c, {rules::fix::install_driver(snap, kb)});
         return;
     }
-    const auto& lib = *std::find_if(snap.driver.libraries.begin(), snap.driver.libraries.end(), [](const auto& l) { return l.name == "libcuda.so"; });
+    const auto& lib =
+        *std::find_if(snap.driver.libraries.begin(), snap.driver.libraries.end(), [](const auto& l) { return l.name == "libcuda.so"; });
     confirms(c, "the driver's library is at " + lib.path + " but the loader cache has no " + soname +
                     (soname == "libcuda.so" ? " (the unversioned name comes with the driver's -dev package)" : ""));
-    set_fix(c, {"sudo ldconfig   # rebuild the loader cache", soname == "libcuda.so"
-                    ? "sudo ln -s " + lib.path + " $(dirname " + lib.path + ")/libcuda.so && sudo ldconfig"
-                    : "ls -l $(dirname " + lib.path + ")/libcuda.so*"});
+    set_fix(c, {"sudo ldconfig   # rebuild the loader cache",
+                soname == "libcuda.so" ? "sudo ln -s " + lib.path + " $(dirname " + lib.path + ")/libcuda.so && sudo ldconfig"
+                                       : "ls -l $(dirname " + lib.path + ")/libcuda.so*"});
 }
 
 void tie_wsl(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {

@@ -76,17 +76,22 @@ void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
                                        "library path: a container, a conda env, a service without this LD_LIBRARY_PATH)",
                                        soname, visible->what, visible->dir));
             for (const auto& k : copies)
-                if (!k.visible) context(c, fmt::format("also {} in {}, outside the loader's path (found only through a program's own RPATH)", k.what, k.dir));
-            fix.push_back(fmt::format("run the failing program with LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH (or inside a container: --gpus all "
-                                      "and an image that has {})", visible->dir, soname));
+                if (!k.visible)
+                    context(c, fmt::format("also {} in {}, outside the loader's path (found only through a program's own RPATH)", k.what,
+                                           k.dir));
+            fix.push_back(
+                fmt::format("run the failing program with LD_LIBRARY_PATH={}:$LD_LIBRARY_PATH (or inside a container: --gpus all "
+                            "and an image that has {})",
+                            visible->dir, soname));
             continue;
         }
         if (!copies.empty()) {
             const auto& k = copies.front();
             confirms(c, fmt::format("{} is on this machine, in {} ({}), but that folder is neither in the loader cache "
                                     "(/etc/ld.so.conf.d) nor on LD_LIBRARY_PATH, so dlopen(\"{}\") does not look there",
-                                    soname.find(".dll") != std::string::npos ? soname : library_family(c) + " " +
-                                        (major ? std::to_string(*major) : std::string()),
+                                    soname.find(".dll") != std::string::npos
+                                        ? soname
+                                        : library_family(c) + " " + (major ? std::to_string(*major) : std::string()),
                                     k.dir, k.what, soname));
             fix.push_back("export LD_LIBRARY_PATH=" + k.dir + ":$LD_LIBRARY_PATH   # this shell");
             fix.push_back("echo " + k.dir + " | sudo tee /etc/ld.so.conf.d/cudoctor-" + c.id.substr(c.id.find('-') + 1) +
@@ -102,8 +107,9 @@ void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
         confirms(c, "no " + soname + " on this machine" + (found.empty() ? "" : " (there is " + found + ")"));
         const int cuda_major = cuda_major_here(snap);
         if (c.id == "missing-cudnn" && major) {
-            fix.push_back(fmt::format("pip install nvidia-cudnn-cu{}=={}.*   # then add its lib folder (site-packages/nvidia/cudnn/lib) to LD_LIBRARY_PATH",
-                                      cuda_major, *major));
+            fix.push_back(fmt::format(
+                "pip install nvidia-cudnn-cu{}=={}.*   # then add its lib folder (site-packages/nvidia/cudnn/lib) to LD_LIBRARY_PATH",
+                cuda_major, *major));
             if (*major >= 9 && rules::fix::uses_apt(snap.platform))
                 fix.push_back(rules::fix::install_packages(snap.platform, {fmt::format("libcudnn9-cuda-{}", cuda_major)}));
         } else if (c.id == "missing-cudart" && major) {
@@ -126,7 +132,7 @@ void tie_no_kernel_image(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
         return;
     }
     const std::string log_cc = capability_of(c.value("sm"));
-    std::set<std::string> built;  // capabilities the log says the build carries
+    std::set<std::string> built;                               // capabilities the log says the build carries
     const std::string supported = c.value("supported_archs");  // split() returns views into it
     for (auto tok : text::split(supported, ' '))
         if (text::starts_with(tok, "sm_")) built.insert(capability_of(tok));
@@ -141,8 +147,11 @@ void tie_no_kernel_image(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
             else context(c, fmt::format("the log's GPU is sm_{}; this machine's {} is {}", c.value("sm").substr(3), name, sm));
         }
         if (!built.empty()) {
-            if (built.count(g.compute_capability)) contradicts(c, fmt::format("the build in the log carries {} ({}'s architecture)", sm, name));
-            else confirms(c, fmt::format("{} is not among the architectures the build in the log carries ({})", sm, text::trim(c.value("supported_archs"))));
+            if (built.count(g.compute_capability))
+                contradicts(c, fmt::format("the build in the log carries {} ({}'s architecture)", sm, name));
+            else
+                confirms(c, fmt::format("{} is not among the architectures the build in the log carries ({})", sm,
+                                        text::trim(c.value("supported_archs"))));
         }
         for (const auto& f : snap.frameworks) {
             if (f.cuda_archs.empty()) continue;
@@ -159,12 +168,14 @@ void tie_no_kernel_image(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
             if (!pick || w.torch > pick->torch || (w.torch == pick->torch && w.cuda > pick->cuda)) pick = w;
         }
         if (pick)
-            fix.push_back(fmt::format("pip install torch=={}.* --index-url https://download.pytorch.org/whl/{}   # carries {}{}", pick->torch.str(),
-                                      pick->variant, sm, max ? " and runs on this driver (CUDA ≤ " + max->str() + ")" : ""));
+            fix.push_back(fmt::format("pip install torch=={}.* --index-url https://download.pytorch.org/whl/{}   # carries {}{}",
+                                      pick->torch.str(), pick->variant, sm,
+                                      max ? " and runs on this driver (CUDA ≤ " + max->str() + ")" : ""));
         if (auto range = kb.toolkits_supporting(g.compute_capability))
-            fix.push_back(fmt::format("# building it yourself: CUDA {} or newer compiles for {}; TORCH_CUDA_ARCH_LIST=\"{}\" / CUDA_ARCH_BIN={} / "
-                                      "-gencode arch=compute_{},code={}",
-                                      range->first.str(), sm, g.compute_capability, g.compute_capability, sm.substr(3), sm));
+            fix.push_back(
+                fmt::format("# building it yourself: CUDA {} or newer compiles for {}; TORCH_CUDA_ARCH_LIST=\"{}\" / CUDA_ARCH_BIN={} / "
+                            "-gencode arch=compute_{},code={}",
+                            range->first.str(), sm, g.compute_capability, g.compute_capability, sm.substr(3), sm));
         break;  // the first GPU with a known capability decides the fix
     }
     if (!fix.empty()) set_fix(c, fix);

@@ -28,8 +28,7 @@ void drop_duplicates(std::vector<NodeSummary>& nodes, std::vector<Unreadable>& u
         dropped[loser] = true;
         it->second = winner;
         unreadable.push_back({nodes[loser].file, "duplicate",
-                              "host " + nodes[loser].hostname + " is also in " + nodes[winner].file +
-                                  " (the newer snapshot is used)"});
+                              "host " + nodes[loser].hostname + " is also in " + nodes[winner].file + " (the newer snapshot is used)"});
     }
     std::vector<NodeSummary> kept;
     kept.reserve(nodes.size());
@@ -93,8 +92,7 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
         for (const auto& layer : report.layers) {
             const auto& items = nodes[i].items(layer.layer);
             if (items == layer.reference) continue;
-            drift.differences.push_back(
-                {layer.layer, items, layer.reference, minus(layer.reference, items), minus(items, layer.reference)});
+            drift.differences.push_back({layer.layer, items, layer.reference, minus(layer.reference, items), minus(items, layer.reference)});
         }
         if (!drift.differences.empty()) report.drift.push_back(std::move(drift));
     }

@@ -66,8 +66,8 @@ struct FleetReport {
     std::vector<Unreadable> unreadable;
     std::optional<NodeSummary> baseline;
     std::array<LayerReport, kLayerCount> layers;
-    std::vector<NodeDrift> drift;      ///< nodes that differ from the reference, in node order
-    std::vector<RuleGroup> findings;   ///< errors first, then by how many nodes have it
+    std::vector<NodeDrift> drift;     ///< nodes that differ from the reference, in node order
+    std::vector<RuleGroup> findings;  ///< errors first, then by how many nodes have it
     std::vector<StaleNode> stale;
     std::optional<std::int64_t> newest;  ///< time of the newest snapshot
     std::int64_t stale_after_seconds = 0;

@@ -19,12 +19,12 @@ std::optional<std::int64_t> parse_duration(std::string_view text) {
         std::int64_t unit = 1;
         if (i < text.size()) {
             switch (text[i]) {
-            case 'w': unit = 7 * 86400; break;
-            case 'd': unit = 86400; break;
-            case 'h': unit = 3600; break;
-            case 'm': unit = 60; break;
-            case 's': unit = 1; break;
-            default: return std::nullopt;
+                case 'w': unit = 7 * 86400; break;
+                case 'd': unit = 86400; break;
+                case 'h': unit = 3600; break;
+                case 'm': unit = 60; break;
+                case 's': unit = 1; break;
+                default: return std::nullopt;
             }
             ++i;
         } else if (start != 0) {

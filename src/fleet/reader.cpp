@@ -45,13 +45,15 @@ Expected<std::vector<std::string>> snapshot_files(const std::vector<std::string>
     return files;
 }
 
-
 Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     // O_NONBLOCK: a FIFO named *.json must not hang the reader; it is refused below anyway.
     const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         const int e = errno;
-        return fail(e == ENOENT ? Errc::not_found : e == EACCES ? Errc::permission : e == ELOOP ? Errc::loop : Errc::io,
+        return fail(e == ENOENT   ? Errc::not_found
+                    : e == EACCES ? Errc::permission
+                    : e == ELOOP  ? Errc::loop
+                                  : Errc::io,
                     std::string("cannot open: ") + std::strerror(e));
     }
     struct stat st {};
@@ -96,8 +98,7 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     return snap;
 }
 
-std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb,
-                                                              unsigned jobs) {
+std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs) {
     std::vector<std::variant<NodeSummary, Unreadable>> results(files.size());
     if (jobs == 0) jobs = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
     jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));

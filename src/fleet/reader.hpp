@@ -18,7 +18,7 @@ inline constexpr std::size_t kMaxSnapshotBytes = 64u << 20;
 /// A file that gave no node, and why in one line ("truncated JSON", "snapshot schema 2 …").
 struct Unreadable {
     std::string file;
-    std::string code;     ///< "parse", "unsupported", "too large", "duplicate", "io", …
+    std::string code;  ///< "parse", "unsupported", "too large", "duplicate", "io", …
     std::string message;
 };
 
@@ -33,7 +33,6 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file);
 
 /// Reads and summarises every file on `jobs` threads (0: one per core, at most 16). The result
 /// keeps the order of `files`; each entry is a summary or the reason the file gave none.
-std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb,
-                                                              unsigned jobs = 0);
+std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs = 0);
 
 }  // namespace cudoctor::fleet

@@ -54,8 +54,7 @@ std::vector<DriftGroup> group_drift(const FleetReport& r) {
     }
     std::vector<DriftGroup> groups;
     for (auto& [lines, nodes] : by_lines) groups.push_back({lines, std::move(nodes)});
-    std::stable_sort(groups.begin(), groups.end(),
-                     [](const DriftGroup& a, const DriftGroup& b) { return a.nodes.size() > b.nodes.size(); });
+    std::stable_sort(groups.begin(), groups.end(), [](const DriftGroup& a, const DriftGroup& b) { return a.nodes.size() > b.nodes.size(); });
     return groups;
 }
 
@@ -106,12 +105,12 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
     if (!r.nodes.empty()) {
         out << "\nConfiguration (" << (r.baseline ? reference_name(r) : "majority of " + plural(r.nodes.size(), "node")) << ")\n";
         for (const auto& l : r.layers) {
-            out << "  " << to_string(l.layer) << std::string(12 - to_string(l.layer).size(), ' ') << layer_value(l.reference)
-                << "  [" << l.agree << "/" << r.nodes.size() << (l.tie ? ", tied" : "") << "]\n";
+            out << "  " << to_string(l.layer) << std::string(12 - to_string(l.layer).size(), ' ') << layer_value(l.reference) << "  ["
+                << l.agree << "/" << r.nodes.size() << (l.tie ? ", tied" : "") << "]\n";
             for (const auto& v : l.variants) {
                 if (v.items == l.reference) continue;
-                out << "      also: " << layer_value(v.items) << "  [" << v.nodes.size() << "] "
-                    << node_list(r, v.nodes, o.max_list_chars) << "\n";
+                out << "      also: " << layer_value(v.items) << "  [" << v.nodes.size() << "] " << node_list(r, v.nodes, o.max_list_chars)
+                    << "\n";
             }
         }
     }
@@ -125,9 +124,8 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
     if (!r.findings.empty()) {
         out << "\nFindings by rule (" << r.findings.size() << ")\n";
         for (const auto& f : r.findings) {
-            out << "  " << f.severity << std::string(f.severity.size() < 8 ? 8 - f.severity.size() : 1, ' ') << f.id << "  "
-                << f.title << "\n      " << plural(f.nodes.size(), "node") << ": " << node_list(r, f.nodes, o.max_list_chars)
-                << "\n";
+            out << "  " << f.severity << std::string(f.severity.size() < 8 ? 8 - f.severity.size() : 1, ' ') << f.id << "  " << f.title
+                << "\n      " << plural(f.nodes.size(), "node") << ": " << node_list(r, f.nodes, o.max_list_chars) << "\n";
         }
     }
     if (!r.stale.empty()) {
@@ -159,11 +157,11 @@ void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream&
             std::string others;
             for (const auto& v : l.variants) {
                 if (v.items == l.reference) continue;
-                others += (others.empty() ? "" : "<br>") + layer_value(v.items) + " — " + std::to_string(v.nodes.size()) +
-                          ": `" + node_list(r, v.nodes, o.max_list_chars) + "`";
+                others += (others.empty() ? "" : "<br>") + layer_value(v.items) + " — " + std::to_string(v.nodes.size()) + ": `" +
+                          node_list(r, v.nodes, o.max_list_chars) + "`";
             }
-            out << "| " << to_string(l.layer) << " | " << cell(layer_value(l.reference)) << " | " << l.agree << "/"
-                << r.nodes.size() << (l.tie ? " (tied)" : "") << " | " << cell(others) << " |\n";
+            out << "| " << to_string(l.layer) << " | " << cell(layer_value(l.reference)) << " | " << l.agree << "/" << r.nodes.size()
+                << (l.tie ? " (tied)" : "") << " | " << cell(others) << " |\n";
         }
     }
     if (!r.drift.empty()) {
@@ -196,8 +194,8 @@ nlohmann::json to_json(const FleetReport& r) {
     j["schema"] = 1;
     j["kind"] = "cudoctor-fleet";
     j["node_count"] = r.nodes.size();
-    j["reference"] = r.baseline ? json{{"kind", "baseline"}, {"node", r.baseline->name}, {"file", r.baseline->file}}
-                                : json{{"kind", "majority"}};
+    j["reference"] =
+        r.baseline ? json{{"kind", "baseline"}, {"node", r.baseline->name}, {"file", r.baseline->file}} : json{{"kind", "majority"}};
     j["newest"] = r.newest ? json(snapshot::format_utc(*r.newest)) : json(nullptr);
     j["stale_after_seconds"] = r.stale_after_seconds;
     json nodes = json::array();
@@ -206,24 +204,29 @@ nlohmann::json to_json(const FleetReport& r) {
         for (auto l : kLayers) layers[std::string(to_string(l))] = n.items(l);
         json ids = json::array();
         for (const auto& f : n.findings) ids.push_back(f.id);
-        nodes.push_back({{"name", n.name}, {"hostname", n.hostname}, {"file", n.file}, {"taken_at", n.taken_at},
-                         {"tool_version", n.tool_version}, {"layers", std::move(layers)}, {"findings", std::move(ids)}});
+        nodes.push_back({{"name", n.name},
+                         {"hostname", n.hostname},
+                         {"file", n.file},
+                         {"taken_at", n.taken_at},
+                         {"tool_version", n.tool_version},
+                         {"layers", std::move(layers)},
+                         {"findings", std::move(ids)}});
     }
     j["nodes"] = std::move(nodes);
     json layers = json::array();
     for (const auto& l : r.layers) {
         json variants = json::array();
         for (const auto& v : l.variants) variants.push_back({{"items", v.items}, {"nodes", names(v.nodes)}});
-        layers.push_back({{"layer", to_string(l.layer)}, {"reference", l.reference}, {"agree", l.agree}, {"tie", l.tie},
-                          {"variants", std::move(variants)}});
+        layers.push_back(
+            {{"layer", to_string(l.layer)}, {"reference", l.reference}, {"agree", l.agree}, {"tie", l.tie}, {"variants", std::move(variants)}});
     }
     j["layers"] = std::move(layers);
     json drift = json::array();
     for (const auto& d : r.drift) {
         json diffs = json::array();
         for (const auto& x : d.differences)
-            diffs.push_back({{"layer", to_string(x.layer)}, {"items", x.items}, {"reference", x.reference},
-                             {"missing", x.missing}, {"extra", x.extra}});
+            diffs.push_back(
+                {{"layer", to_string(x.layer)}, {"items", x.items}, {"reference", x.reference}, {"missing", x.missing}, {"extra", x.extra}});
         drift.push_back({{"node", r.nodes[d.node].name}, {"file", r.nodes[d.node].file}, {"differences", std::move(diffs)}});
     }
     j["drift"] = std::move(drift);
@@ -233,7 +236,9 @@ nlohmann::json to_json(const FleetReport& r) {
     j["findings"] = std::move(findings);
     json stale = json::array();
     for (const auto& s : r.stale)
-        stale.push_back({{"node", r.nodes[s.node].name}, {"file", r.nodes[s.node].file}, {"taken_at", r.nodes[s.node].taken_at},
+        stale.push_back({{"node", r.nodes[s.node].name},
+                         {"file", r.nodes[s.node].file},
+                         {"taken_at", r.nodes[s.node].taken_at},
                          {"age_seconds", s.age_seconds ? json(*s.age_seconds) : json(nullptr)}});
     j["stale"] = std::move(stale);
     json unreadable = json::array();

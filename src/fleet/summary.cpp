@@ -98,12 +98,12 @@ std::string name_of(const std::string& hostname, const std::string& file) {
 
 std::string_view to_string(Layer layer) {
     switch (layer) {
-    case Layer::os: return "os";
-    case Layer::gpus: return "gpus";
-    case Layer::driver: return "driver";
-    case Layer::toolkits: return "toolkits";
-    case Layer::cudnn: return "cudnn";
-    case Layer::frameworks: return "frameworks";
+        case Layer::os: return "os";
+        case Layer::gpus: return "gpus";
+        case Layer::driver: return "driver";
+        case Layer::toolkits: return "toolkits";
+        case Layer::cudnn: return "cudnn";
+        case Layer::frameworks: return "frameworks";
     }
     return "?";
 }

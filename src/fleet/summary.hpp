@@ -31,10 +31,10 @@ struct NodeFinding {
 };
 
 struct NodeSummary {
-    std::string file;      ///< the snapshot file it came from
-    std::string hostname;  ///< from the snapshot ("" for an older one without)
-    std::string name;      ///< how reports name it: hostname, else the file name without ".json"
-    std::string taken_at;  ///< as written, "" when absent
+    std::string file;                            ///< the snapshot file it came from
+    std::string hostname;                        ///< from the snapshot ("" for an older one without)
+    std::string name;                            ///< how reports name it: hostname, else the file name without ".json"
+    std::string taken_at;                        ///< as written, "" when absent
     std::optional<std::int64_t> taken_at_epoch;  ///< parsed taken_at; nullopt when absent or garbage
     std::string tool_version;
     /// Per layer, the sorted items that make its configuration: {"GeForce RTX 4090 ×2"},

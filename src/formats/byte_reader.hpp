@@ -52,7 +52,8 @@ class ByteReader {
     std::optional<std::uint64_t> u64(std::uint64_t offset) const { return load<std::uint64_t>(offset); }
 
   private:
-    template <class T> std::optional<T> load(std::uint64_t offset) const {
+    template <class T>
+    std::optional<T> load(std::uint64_t offset) const {
         if (!contains(offset, sizeof(T))) return std::nullopt;
         T value;
         std::memcpy(&value, m_bytes.data() + offset, sizeof(T));  // unaligned-safe; the hosts are little-endian

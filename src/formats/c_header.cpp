@@ -12,9 +12,7 @@
 namespace cudoctor::formats {
 namespace {
 
-bool is_ident_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 bool is_c_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r'; }
 
 std::string_view skip_space(std::string_view s) {
@@ -70,14 +68,12 @@ std::optional<long long> parse_int_literal(std::string_view s) {
 }
 
 /// A define that must hold an integer in [lo, hi]; `missing` is the error kind when it is absent.
-Expected<long long> define_in_range(std::string_view header, std::string_view name, long long lo, long long hi,
-                                    Errc missing) {
+Expected<long long> define_in_range(std::string_view header, std::string_view name, long long lo, long long hi, Errc missing) {
     const auto raw = find_define(header, name);
     if (!raw) return fail(missing, std::string(name) + " is not defined");
     const auto value = parse_int_literal(*raw);
     if (!value) return fail(Errc::parse, std::string(name) + " is not an integer: '" + text::printable(*raw, 40) + "'");
-    if (*value < lo || *value > hi)
-        return fail(Errc::parse, std::string(name) + " " + std::to_string(*value) + " is out of range");
+    if (*value < lo || *value > hi) return fail(Errc::parse, std::string(name) + " " + std::to_string(*value) + " is out of range");
     return *value;
 }
 
@@ -91,8 +87,7 @@ std::string strip_comments(std::string_view s) {
             const auto end = s.find("*/", i + 2);
             const auto stop = end == std::string_view::npos ? s.size() : end + 2;
             out += ' ';
-            out.append(static_cast<std::size_t>(std::count(s.begin() + static_cast<long>(i),
-                                                           s.begin() + static_cast<long>(stop), '\n')),
+            out.append(static_cast<std::size_t>(std::count(s.begin() + static_cast<long>(i), s.begin() + static_cast<long>(stop), '\n')),
                        '\n');
             i = stop;
         } else if (s.compare(i, 2, "//") == 0) {

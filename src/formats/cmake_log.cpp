@@ -8,10 +8,7 @@
 namespace cudoctor::formats {
 namespace {
 
-
-std::string cut(std::string_view s) {
-    return std::string(s.substr(0, OpencvBuildLog::kMaxValue));
-}
+std::string cut(std::string_view s) { return std::string(s.substr(0, OpencvBuildLog::kMaxValue)); }
 
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
@@ -100,7 +97,8 @@ void yes_version(std::string_view value, bool& yes, std::string& version, std::v
     const auto open = value.find('(');
     const auto close = value.rfind(')');
     if (open == std::string_view::npos) return;
-    std::string_view inside = value.substr(open + 1, close == std::string_view::npos || close < open ? std::string_view::npos : close - open - 1);
+    std::string_view inside =
+        value.substr(open + 1, close == std::string_view::npos || close < open ? std::string_view::npos : close - open - 1);
     inside = text::trim(inside);
     if (inside.starts_with("ver ")) {
         inside.remove_prefix(4);
@@ -144,7 +142,8 @@ struct MessageStart {
 };
 std::optional<MessageStart> message_start(std::string_view body) {
     body = text::trim(body);
-    for (const auto& [prefix, error] : {std::pair{std::string_view("CMake Error"), true}, std::pair{std::string_view("CMake Warning"), false}}) {
+    for (const auto& [prefix, error] :
+         {std::pair{std::string_view("CMake Error"), true}, std::pair{std::string_view("CMake Warning"), false}}) {
         if (!body.starts_with(prefix)) continue;
         std::string_view rest = body.substr(prefix.size());
         if (rest.starts_with(" (dev)")) rest.remove_prefix(6);

@@ -10,10 +10,10 @@ namespace cudoctor::formats {
 
 /// One conda-meta/<name>-<version>-<build>.json.
 struct CondaPackage {
-    std::string name;     ///< "cudatoolkit", "cuda-version", "pytorch"
-    std::string version;  ///< "11.8.0"; "" when absent or not a string
-    std::string build;    ///< "h6a678d5_13"; "" when absent or not a string
-    std::string channel;  ///< as written: "conda-forge" or "https://conda.anaconda.org/conda-forge/linux-64"
+    std::string name;                  ///< "cudatoolkit", "cuda-version", "pytorch"
+    std::string version;               ///< "11.8.0"; "" when absent or not a string
+    std::string build;                 ///< "h6a678d5_13"; "" when absent or not a string
+    std::string channel;               ///< as written: "conda-forge" or "https://conda.anaconda.org/conda-forge/linux-64"
     std::vector<std::string> depends;  ///< "libgcc-ng >=11.2.0", …; entries that are not strings are skipped
 };
 

@@ -11,10 +11,10 @@ namespace cudoctor::formats {
 
 /// The versions a toolkit's version.json names; "" where the key is absent or not a string.
 struct CudaVersionJson {
-    std::string cuda;     ///< "cuda" (sometimes date-stamped: "12.6.20241114"; trust major.minor)
-    std::string cudart;   ///< "cuda_cudart"
-    std::string nvcc;     ///< "cuda_nvcc"
-    std::string driver;   ///< "nvidia_driver" (runfile bundles only)
+    std::string cuda;    ///< "cuda" (sometimes date-stamped: "12.6.20241114"; trust major.minor)
+    std::string cudart;  ///< "cuda_cudart"
+    std::string nvcc;    ///< "cuda_nvcc"
+    std::string driver;  ///< "nvidia_driver" (runfile bundles only)
 };
 
 /// A toolkit's version.json (CUDA >= 11.1):

@@ -12,20 +12,16 @@ constexpr std::uint16_t kSectionIndexExtended = 0xffff;  // SHN_XINDEX: the real
 // A section name longer than this is corruption (real names are under 100 bytes).
 constexpr std::uint64_t kMaxName = 4096;
 
-
 Unexpected<Error> truncated(std::string_view what, std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
-    return fail(Errc::truncated, "truncated ELF: " + std::string(what) + " (offset " + std::to_string(offset) + ", " + std::to_string(length) +
-                                     " bytes) runs past the end of the file (" + std::to_string(size) + " bytes)");
+    return fail(Errc::truncated, "truncated ELF: " + std::string(what) + " (offset " + std::to_string(offset) + ", " +
+                                     std::to_string(length) + " bytes) runs past the end of the file (" + std::to_string(size) + " bytes)");
 }
 
 /// Where a table of `count` entries of `entry_size` bytes at `offset` ends, or nullopt on overflow.
-std::optional<std::uint64_t> table_length(std::uint64_t count, std::uint64_t entry_size) {
-    return checked_mul(count, entry_size);
-}
+std::optional<std::uint64_t> table_length(std::uint64_t count, std::uint64_t entry_size) { return checked_mul(count, entry_size); }
 
 /// The NUL-terminated name at `index` of the name table [table_offset, table_offset + table_size).
-Expected<std::string> section_name(const ByteReader& in, std::uint64_t table_offset, std::uint64_t table_size,
-                                   std::uint32_t index) {
+Expected<std::string> section_name(const ByteReader& in, std::uint64_t table_offset, std::uint64_t table_size, std::uint32_t index) {
     if (index >= table_size)
         return fail(Errc::parse, "corrupt ELF: section name index " + std::to_string(index) + " is outside the name table (" +
                                      std::to_string(table_size) + " bytes)");
@@ -40,7 +36,7 @@ Expected<std::string> section_name(const ByteReader& in, std::uint64_t table_off
 
 }  // namespace
 
-bool is_elf(std::string_view head) { return head.size() >= 4 && head.substr(0, 4) == "\x7f" "ELF"; }
+bool is_elf(std::string_view head) { return head.starts_with("\177ELF"); }
 
 Expected<ElfFile> parse_elf(std::string_view bytes) {
     const ByteReader in(bytes);
@@ -50,7 +46,8 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
     if (bytes[4] != 2) return fail(Errc::parse, "corrupt ELF: unknown ELF class " + std::to_string(static_cast<std::uint8_t>(bytes[4])));
     if (bytes[5] == 2) return fail(Errc::unsupported, "big-endian ELF files are not supported");
     if (bytes[5] != 1) return fail(Errc::parse, "corrupt ELF: unknown byte order " + std::to_string(static_cast<std::uint8_t>(bytes[5])));
-    if (bytes[6] != 1) return fail(Errc::unsupported, "ELF version " + std::to_string(static_cast<std::uint8_t>(bytes[6])) + " is not supported");
+    if (bytes[6] != 1)
+        return fail(Errc::unsupported, "ELF version " + std::to_string(static_cast<std::uint8_t>(bytes[6])) + " is not supported");
     if (!in.contains(0, kFileHeaderSize)) return truncated("file header", 0, kFileHeaderSize, in.size());
 
     ElfFile elf;
@@ -87,14 +84,14 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
         return truncated("section header table of " + std::to_string(shnum) + " entries", shoff, table.value_or(~0ull), in.size());
     if (shnum == 0) return elf;
     if (shstrndx >= shnum)
-        return fail(Errc::parse, "corrupt ELF: section name table index " + std::to_string(shstrndx) + " is not below the section count " + std::to_string(shnum));
+        return fail(Errc::parse, "corrupt ELF: section name table index " + std::to_string(shstrndx) + " is not below the section count " +
+                                     std::to_string(shnum));
 
     const std::uint64_t names_at = shoff + shstrndx * kSectionHeaderSize;
     const std::uint64_t names_offset = *in.u64(names_at + 0x18);
     const std::uint64_t names_size = *in.u64(names_at + 0x20);
     const bool have_names = *in.u32(names_at + 4) != kElfSectionNobits && names_size > 0;
-    if (have_names && !in.contains(names_offset, names_size))
-        return truncated("section name table", names_offset, names_size, in.size());
+    if (have_names && !in.contains(names_offset, names_size)) return truncated("section name table", names_offset, names_size, in.size());
 
     elf.sections.reserve(static_cast<std::size_t>(shnum));
     for (std::uint64_t i = 0; i < shnum; ++i) {

@@ -16,7 +16,6 @@ constexpr std::uint64_t kFlagZstd = 0x8000;
 constexpr std::uint64_t kFlagArchSpecific = 0x100000;
 constexpr std::uint64_t kFlagFamilySpecific = 0x200000;
 
-
 FatbinKind kind_of(std::uint16_t code) {
     switch (code) {
         case 1: return FatbinKind::ptx;
@@ -41,7 +40,7 @@ FatbinEntry read_entry(const ByteReader& in, std::uint64_t at, std::uint64_t bas
     e.debug = (e.flags & kFlagDebug) != 0;
     e.arch_specific = (e.flags & kFlagArchSpecific) != 0;
     e.family_specific = (e.flags & kFlagFamilySpecific) != 0;
-    e.compression = (e.flags & kFlagZstd) ? FatbinCompression::zstd
+    e.compression = (e.flags & kFlagZstd)  ? FatbinCompression::zstd
                     : (e.flags & kFlagLz4) ? FatbinCompression::lz4
                                            : FatbinCompression::none;
     e.offset = base + at;
@@ -49,8 +48,7 @@ FatbinEntry read_entry(const ByteReader& in, std::uint64_t at, std::uint64_t bas
 }
 
 /// Reads the entries in [begin, end) of a container; an error names the first bad entry.
-Expected<std::vector<FatbinEntry>> read_entries(const ByteReader& in, std::uint64_t begin, std::uint64_t end,
-                                                std::uint64_t base) {
+Expected<std::vector<FatbinEntry>> read_entries(const ByteReader& in, std::uint64_t begin, std::uint64_t end, std::uint64_t base) {
     std::vector<FatbinEntry> entries;
     std::uint64_t at = begin;
     while (at < end) {
@@ -60,12 +58,12 @@ Expected<std::vector<FatbinEntry>> read_entries(const ByteReader& in, std::uint6
         const std::uint32_t header_size = *in.u32(at + 4);
         const std::uint64_t payload_size = *in.u64(at + 8);
         if (header_size < kEntryHeaderMin || header_size > kEntryHeaderMax)
-            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": header size " + std::to_string(header_size) +
-                                         " (expected 64 to 65536)");
+            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": header size " +
+                                         std::to_string(header_size) + " (expected 64 to 65536)");
         const auto next = checked_add(at + header_size, payload_size);
         if (!next || *next > end)
-            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": payload size " + std::to_string(payload_size) +
-                                         " runs past the end of its container");
+            return fail(Errc::parse, "fatbin entry at offset " + std::to_string(base + at) + ": payload size " +
+                                         std::to_string(payload_size) + " runs past the end of its container");
         entries.push_back(read_entry(in, at, base));
         at = *next;
     }
@@ -82,10 +80,11 @@ Expected<FatbinContainer> parse_at(const ByteReader& in, std::uint64_t at, std::
     const std::uint16_t header_size = *in.u16(at + 6);
     const std::uint64_t fat_size = *in.u64(at + 8);
     if (version != 1)
-        return fail(Errc::parse, "fatbin container at offset " + std::to_string(base + at) + ": version " + std::to_string(version) + " (expected 1)");
+        return fail(Errc::parse,
+                    "fatbin container at offset " + std::to_string(base + at) + ": version " + std::to_string(version) + " (expected 1)");
     if (header_size < kContainerHeaderSize)
-        return fail(Errc::parse, "fatbin container at offset " + std::to_string(base + at) + ": header size " + std::to_string(header_size) +
-                                     " (expected at least 16)");
+        return fail(Errc::parse, "fatbin container at offset " + std::to_string(base + at) + ": header size " +
+                                     std::to_string(header_size) + " (expected at least 16)");
     const auto end = checked_add(at + header_size, fat_size);
     if (!end || *end > in.size())
         return fail(Errc::truncated, "fatbin container at offset " + std::to_string(base + at) + ": size " + std::to_string(fat_size) +

@@ -27,10 +27,10 @@ enum class FatbinCompression { none, lz4, zstd };
 struct FatbinEntry {
     FatbinKind kind = FatbinKind::other;
     std::uint16_t kind_code = 0;
-    std::uint32_t arch = 0;        ///< SM number: 75, 90, 120
-    bool arch_specific = false;    ///< "a" target (sm_90a): runs only on exactly that compute capability
-    bool family_specific = false;  ///< "f" target (sm_100f): runs on that family
-    bool debug = false;            ///< built with -G
+    std::uint32_t arch = 0;           ///< SM number: 75, 90, 120
+    bool arch_specific = false;       ///< "a" target (sm_90a): runs only on exactly that compute capability
+    bool family_specific = false;     ///< "f" target (sm_100f): runs on that family
+    bool debug = false;               ///< built with -G
     std::uint16_t version_major = 0;  ///< PTX: ISA major (9 for 9.0); SASS: 1
     std::uint16_t version_minor = 0;  ///< PTX: ISA minor; SASS: cubin ABI version (7 or 8)
     std::uint64_t flags = 0;

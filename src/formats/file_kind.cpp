@@ -78,75 +78,77 @@ std::string clean(std::string_view s) {
 
 const char* to_string(FileKind kind) {
     switch (kind) {
-    case FileKind::empty: return "empty";
-    case FileKind::makeself: return "makeself";
-    case FileKind::shell_script: return "shell-script";
-    case FileKind::html: return "html";
-    case FileKind::xml: return "xml";
-    case FileKind::json: return "json";
-    case FileKind::text: return "text";
-    case FileKind::gzip: return "gzip";
-    case FileKind::xz: return "xz";
-    case FileKind::bzip2: return "bzip2";
-    case FileKind::zstd: return "zstd";
-    case FileKind::tar: return "tar";
-    case FileKind::deb: return "deb";
-    case FileKind::ar: return "ar";
-    case FileKind::elf: return "elf";
-    case FileKind::zip: return "zip";
-    case FileKind::binary: break;
+        case FileKind::empty: return "empty";
+        case FileKind::makeself: return "makeself";
+        case FileKind::shell_script: return "shell-script";
+        case FileKind::html: return "html";
+        case FileKind::xml: return "xml";
+        case FileKind::json: return "json";
+        case FileKind::text: return "text";
+        case FileKind::gzip: return "gzip";
+        case FileKind::xz: return "xz";
+        case FileKind::bzip2: return "bzip2";
+        case FileKind::zstd: return "zstd";
+        case FileKind::tar: return "tar";
+        case FileKind::deb: return "deb";
+        case FileKind::ar: return "ar";
+        case FileKind::elf: return "elf";
+        case FileKind::zip: return "zip";
+        case FileKind::binary: break;
     }
     return "binary";
 }
 
 const char* describe(FileKind kind) {
     switch (kind) {
-    case FileKind::empty: return "an empty file";
-    case FileKind::makeself: return "a makeself self-extracting archive";
-    case FileKind::shell_script: return "a shell script without a makeself archive";
-    case FileKind::html: return "an HTML page";
-    case FileKind::xml: return "an XML document";
-    case FileKind::json: return "a JSON document";
-    case FileKind::text: return "a text file";
-    case FileKind::gzip: return "a gzip stream";
-    case FileKind::xz: return "an xz stream";
-    case FileKind::bzip2: return "a bzip2 stream";
-    case FileKind::zstd: return "a zstd stream";
-    case FileKind::tar: return "an uncompressed tar archive";
-    case FileKind::deb: return "a Debian package (ar archive)";
-    case FileKind::ar: return "an ar archive";
-    case FileKind::elf: return "an ELF binary";
-    case FileKind::zip: return "a zip archive";
-    case FileKind::binary: break;
+        case FileKind::empty: return "an empty file";
+        case FileKind::makeself: return "a makeself self-extracting archive";
+        case FileKind::shell_script: return "a shell script without a makeself archive";
+        case FileKind::html: return "an HTML page";
+        case FileKind::xml: return "an XML document";
+        case FileKind::json: return "a JSON document";
+        case FileKind::text: return "a text file";
+        case FileKind::gzip: return "a gzip stream";
+        case FileKind::xz: return "an xz stream";
+        case FileKind::bzip2: return "a bzip2 stream";
+        case FileKind::zstd: return "a zstd stream";
+        case FileKind::tar: return "an uncompressed tar archive";
+        case FileKind::deb: return "a Debian package (ar archive)";
+        case FileKind::ar: return "an ar archive";
+        case FileKind::elf: return "an ELF binary";
+        case FileKind::zip: return "a zip archive";
+        case FileKind::binary: break;
     }
     return "binary data of no known kind";
 }
 
 FileKind detect_file_kind(std::string_view head) {
     if (head.empty()) return FileKind::empty;
-    if (head.starts_with("\x7f" "ELF")) return FileKind::elf;
+    if (head.starts_with("\177ELF")) return FileKind::elf;
     if (head.starts_with(kArMagic)) {
         auto first = parse_ar_member_header(head.substr(kArMagic.size()));
         return first && first->name == "debian-binary" ? FileKind::deb : FileKind::ar;
     }
     if (head.starts_with("\x1f\x8b")) return FileKind::gzip;
-    if (head.starts_with(std::string_view("\xfd" "7zXZ\0", 6))) return FileKind::xz;
+    if (head.starts_with(std::string_view("\xfd"
+                                          "7zXZ\0",
+                                          6)))
+        return FileKind::xz;
     if (head.starts_with("BZh")) return FileKind::bzip2;
     if (head.starts_with("\x28\xb5\x2f\xfd")) return FileKind::zstd;
     if (head.starts_with("PK\x03\x04") || head.starts_with("PK\x05\x06")) return FileKind::zip;
     if (head.size() >= 262 && head.substr(257, 5) == "ustar") return FileKind::tar;
     if (head.starts_with("#!")) return has_makeself_banner(head) ? FileKind::makeself : FileKind::shell_script;
     const auto body = skip_bom_and_space(head);
-    if (starts_with_nocase(body, "<!doctype html") || starts_with_nocase(body, "<html") ||
-        starts_with_nocase(body, "<head") || starts_with_nocase(body, "<body"))
+    if (starts_with_nocase(body, "<!doctype html") || starts_with_nocase(body, "<html") || starts_with_nocase(body, "<head") ||
+        starts_with_nocase(body, "<body"))
         return FileKind::html;
     if (starts_with_nocase(body, "<?xml") || starts_with_nocase(body, "<error")) {
         // An XHTML page also starts "<?xml": its root element decides.
         const auto lower = text::to_lower(body.substr(0, 4096));
         return lower.find("<html") != std::string::npos ? FileKind::html : FileKind::xml;
     }
-    if (body.starts_with("<!--") && text::to_lower(body.substr(0, 4096)).find("<html") != std::string::npos)
-        return FileKind::html;
+    if (body.starts_with("<!--") && text::to_lower(body.substr(0, 4096)).find("<html") != std::string::npos) return FileKind::html;
     if (!body.empty() && (body[0] == '{' || body[0] == '[') && looks_like_text(head)) return FileKind::json;
     return looks_like_text(head) ? FileKind::text : FileKind::binary;
 }

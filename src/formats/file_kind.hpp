@@ -21,12 +21,12 @@ enum class FileKind {
     xz,
     bzip2,
     zstd,
-    tar,           ///< an uncompressed tar ("ustar" at byte 257)
-    deb,           ///< an ar archive whose first member is "debian-binary"
-    ar,            ///< another ar archive ("!<arch>\n")
+    tar,  ///< an uncompressed tar ("ustar" at byte 257)
+    deb,  ///< an ar archive whose first member is "debian-binary"
+    ar,   ///< another ar archive ("!<arch>\n")
     elf,
     zip,
-    binary,        ///< none of the above
+    binary,  ///< none of the above
 };
 
 /// "empty", "makeself", "shell-script", "html", "xml", "json", "text", "gzip", "xz", "bzip2",

@@ -13,8 +13,7 @@ namespace cudoctor::formats::detail {
 /// Parses `text`, which must be one JSON object. `callback` may discard members while parsing
 /// (see nlohmann::json::parser_callback_t), so a huge array never has to be built.
 /// Errc::parse "not valid JSON: <the parser's message>" or "not a JSON object, but <type>".
-Expected<nlohmann::json> parse_json_object(std::string_view text,
-                                           const nlohmann::json::parser_callback_t& callback = nullptr);
+Expected<nlohmann::json> parse_json_object(std::string_view text, const nlohmann::json::parser_callback_t& callback = nullptr);
 
 /// Where and why `text` is not valid JSON: the byte offset the parser stopped at (the text's
 /// length or more when the document just ends early: a truncated file) and its message

@@ -37,8 +37,8 @@ std::vector<std::string> parse_kernel_cmdline(std::string_view text) {
 }
 
 bool cmdline_blacklists(const std::vector<std::string>& tokens, std::string_view module) {
-    static constexpr std::string_view kListParams[] = {"modprobe.blacklist", "module_blacklist", "rd.driver.blacklist",
-                                                       "rdblacklist", "blacklist"};
+    static constexpr std::string_view kListParams[] = {"modprobe.blacklist", "module_blacklist", "rd.driver.blacklist", "rdblacklist",
+                                                       "blacklist"};
     for (const auto& token : tokens) {
         if (token == "--") break;  // the rest goes to init, not to the kernel or modprobe
         const auto eq = token.find('=');
@@ -51,8 +51,7 @@ bool cmdline_blacklists(const std::vector<std::string>& tokens, std::string_view
                 if (same_module(name, module)) return true;
         }
         const auto dot = key.find('.');
-        if (dot != std::string_view::npos && key.substr(dot + 1) == "modeset" && value == "0" &&
-            same_module(key.substr(0, dot), module))
+        if (dot != std::string_view::npos && key.substr(dot + 1) == "modeset" && value == "0" && same_module(key.substr(0, dot), module))
             return true;
     }
     return false;

@@ -47,7 +47,8 @@ std::optional<double> bracket_uptime(std::string_view prefix) {
 
 bool is_iso_date(std::string_view s) {
     return s.size() >= 19 && text::is_digit(s[0]) && text::is_digit(s[1]) && text::is_digit(s[2]) && text::is_digit(s[3]) && s[4] == '-' &&
-           text::is_digit(s[5]) && text::is_digit(s[6]) && s[7] == '-' && text::is_digit(s[8]) && text::is_digit(s[9]) && (s[10] == 'T' || s[10] == ' ');
+           text::is_digit(s[5]) && text::is_digit(s[6]) && s[7] == '-' && text::is_digit(s[8]) && text::is_digit(s[9]) &&
+           (s[10] == 'T' || s[10] == ' ');
 }
 
 bool is_syslog_date(std::string_view s) {
@@ -70,7 +71,8 @@ void read_prefix(std::string_view prefix, KernelEvent& e) {
     }
     auto trimmed = text::trim(prefix);
     if (is_iso_date(trimmed)) {
-        e.wall_time = std::string(trimmed.substr(0, trimmed.find(' ', 11) == std::string_view::npos ? trimmed.size() : trimmed.find(' ', 11)));
+        e.wall_time =
+            std::string(trimmed.substr(0, trimmed.find(' ', 11) == std::string_view::npos ? trimmed.size() : trimmed.find(' ', 11)));
     } else if (is_syslog_date(trimmed)) {
         e.wall_time = std::string(trimmed.substr(0, 15));
     }
@@ -223,8 +225,8 @@ std::vector<KernelEvent> parse_kernel_log(std::string_view text, std::size_t max
             auto addr = line.substr(at + 21);
             addr = addr.substr(0, addr.find_first_of(" \t"));
             // Only a PCI address ("0000:b3:00.0"): a garbled line must not become a device name.
-            const bool looks_like_pci = !addr.empty() && addr.size() <= 20 &&
-                                        addr.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos;
+            const bool looks_like_pci =
+                !addr.empty() && addr.size() <= 20 && addr.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos;
             pending_gpu = looks_like_pci ? without_function(addr) : std::string();
             pending_line = number;
             pending_prefix = KernelEvent{};

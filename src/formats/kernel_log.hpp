@@ -31,15 +31,15 @@ const char* to_string(KernelEventKind kind);
 /// One driver report in a kernel log.
 struct KernelEvent {
     KernelEventKind kind = KernelEventKind::xid;
-    std::size_t line = 0;             ///< 1-based line number in the text given
-    int code = 0;                     ///< the Xid / SXid number; 0 for the other kinds
-    std::string pci;                  ///< "0000:01:00" as the driver wrote it ("" when none); lower case
-    std::string gpu_uuid;             ///< from an earlier "NVRM: GPU at PCI:<pci>: GPU-…" line, else ""
-    std::optional<long> pid;          ///< pid=1234; nullopt for pid='<unknown>' or none
-    std::string process;              ///< name=python ("" for <unknown> or none)
-    std::string message;              ///< the text after the code (and pid/name), printable, at most 300 bytes
-    std::optional<double> uptime_s;   ///< seconds since boot, from "[ 1843.308145]" or a /dev/kmsg record
-    std::string wall_time;            ///< the wall-clock stamp as written ("May  6 00:38:27", ISO 8601), or ""
+    std::size_t line = 0;            ///< 1-based line number in the text given
+    int code = 0;                    ///< the Xid / SXid number; 0 for the other kinds
+    std::string pci;                 ///< "0000:01:00" as the driver wrote it ("" when none); lower case
+    std::string gpu_uuid;            ///< from an earlier "NVRM: GPU at PCI:<pci>: GPU-…" line, else ""
+    std::optional<long> pid;         ///< pid=1234; nullopt for pid='<unknown>' or none
+    std::string process;             ///< name=python ("" for <unknown> or none)
+    std::string message;             ///< the text after the code (and pid/name), printable, at most 300 bytes
+    std::optional<double> uptime_s;  ///< seconds since boot, from "[ 1843.308145]" or a /dev/kmsg record
+    std::string wall_time;           ///< the wall-clock stamp as written ("May  6 00:38:27", ISO 8601), or ""
 };
 
 /// Every event in `text`, in order. Never fails: lines that are not driver reports are skipped,

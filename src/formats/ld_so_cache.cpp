@@ -23,7 +23,6 @@ constexpr std::uint32_t kExtensionTagHwcaps = 1;
 // PATH_MAX: no SONAME or library path is longer, so a longer "string" is corruption.
 constexpr std::uint64_t kMaxString = 4096;
 
-
 // Thrown inside this file only (as bloaty does) and turned into an Error once, at the entry point.
 struct CacheError {
     Error error;
@@ -45,23 +44,20 @@ class CacheBytes {
 
     std::string_view range(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
         if (offset > m_data.size() || length > m_data.size() - offset)
-            raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) +
-                                       " (" + std::to_string(length) + " bytes) runs past the end of the file (" +
-                                       std::to_string(m_data.size()) + " bytes)");
+            raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) + " (" +
+                                       std::to_string(length) + " bytes) runs past the end of the file (" + std::to_string(m_data.size()) +
+                                       " bytes)");
         return m_data.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
     }
 
     std::uint64_t uint(std::uint64_t offset, std::size_t width, std::string_view what) const {
         const auto bytes = range(offset, width, what);
         std::uint64_t v = 0;
-        for (std::size_t i = 0; i < width; ++i)
-            v = (v << 8) | static_cast<std::uint8_t>(bytes[m_big_endian ? i : width - 1 - i]);
+        for (std::size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<std::uint8_t>(bytes[m_big_endian ? i : width - 1 - i]);
         return v;
     }
 
-    std::uint32_t u32(std::uint64_t offset, std::string_view what) const {
-        return static_cast<std::uint32_t>(uint(offset, 4, what));
-    }
+    std::uint32_t u32(std::uint64_t offset, std::string_view what) const { return static_cast<std::uint32_t>(uint(offset, 4, what)); }
 
     /// The NUL-terminated string at `offset`, copied (and charged to the budget).
     std::string c_string(std::uint64_t offset, std::string_view what) {
@@ -71,14 +67,13 @@ class CacheBytes {
         if (nul == std::string_view::npos) {
             if (window.size() <= kMaxString)
                 raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) +
-                                           " has no terminating NUL before the end of the file (" + std::to_string(size()) +
-                                           " bytes)");
-            raise(Errc::parse, "ld.so.cache: " + std::string(what) + " at offset " + std::to_string(offset) +
-                                   " is longer than " + std::to_string(kMaxString) + " bytes");
+                                           " has no terminating NUL before the end of the file (" + std::to_string(size()) + " bytes)");
+            raise(Errc::parse, "ld.so.cache: " + std::string(what) + " at offset " + std::to_string(offset) + " is longer than " +
+                                   std::to_string(kMaxString) + " bytes");
         }
         if (nul > m_budget)
-            raise(Errc::too_large, "ld.so.cache: the strings of its entries add up to far more than the file (" +
-                                       std::to_string(size()) + " bytes); it is corrupt");
+            raise(Errc::too_large, "ld.so.cache: the strings of its entries add up to far more than the file (" + std::to_string(size()) +
+                                       " bytes); it is corrupt");
         m_budget -= nul;
         return std::string(window.substr(0, nul));
     }
@@ -91,7 +86,7 @@ class CacheBytes {
 
 struct Extensions {
     std::string generator;
-    std::uint64_t hwcaps_at = 0;     // file offset of an array of u32 string offsets
+    std::uint64_t hwcaps_at = 0;  // file offset of an array of u32 string offsets
     std::uint64_t hwcaps_count = 0;
 };
 
@@ -208,8 +203,7 @@ LdCache read_cache(std::string_view bytes) {
     if (bytes.starts_with(kNewMagic)) {
         const auto version = file.range(kNewMagic.size(), kNewVersion.size(), "new-format header");
         if (version != kNewVersion)
-            raise(Errc::unsupported,
-                  "ld.so.cache version \"" + text::printable(version) + "\" is not supported (only 1.1)");
+            raise(Errc::unsupported, "ld.so.cache version \"" + text::printable(version) + "\" is not supported (only 1.1)");
         LdCache out;
         out.format = LdCacheFormat::new_format;
         read_new(file, 0, out);
@@ -256,24 +250,24 @@ std::string ld_cache_type_name(std::uint32_t flags) {
 std::string ld_cache_arch_name(std::uint32_t flags) {
     // glibc sysdeps/generic/ldconfig.h FLAG_* values and elf/cache.c print_entry labels.
     switch (flags & 0xff00) {
-        case 0x0100: return "64bit";          // SPARC
+        case 0x0100: return "64bit";  // SPARC
         case 0x0200: return "IA-64";
         case 0x0300: return "x86-64";
-        case 0x0400: return "64bit";          // s390
-        case 0x0500: return "64bit";          // PowerPC
-        case 0x0600: return "N32";            // MIPS
-        case 0x0700: return "64bit";          // MIPS n64
+        case 0x0400: return "64bit";  // s390
+        case 0x0500: return "64bit";  // PowerPC
+        case 0x0600: return "N32";    // MIPS
+        case 0x0700: return "64bit";  // MIPS n64
         case 0x0800: return "x32";
-        case 0x0900: return "hard-float";     // ARM
+        case 0x0900: return "hard-float";  // ARM
         case 0x0a00: return "AArch64";
-        case 0x0b00: return "soft-float";     // ARM
-        case 0x0c00: return "nan2008";        // MIPS
+        case 0x0b00: return "soft-float";  // ARM
+        case 0x0c00: return "nan2008";     // MIPS
         case 0x0d00: return "N32,nan2008";
         case 0x0e00: return "64bit,nan2008";
-        case 0x0f00: return "soft-float";     // RISC-V
-        case 0x1000: return "double-float";   // RISC-V
-        case 0x1100: return "soft-float";     // LoongArch
-        case 0x1200: return "double-float";   // LoongArch
+        case 0x0f00: return "soft-float";    // RISC-V
+        case 0x1000: return "double-float";  // RISC-V
+        case 0x1100: return "soft-float";    // LoongArch
+        case 0x1200: return "double-float";  // LoongArch
         default: return "";
     }
 }
@@ -296,10 +290,8 @@ std::string ld_cache_entry_line(const LdCacheEntry& entry) {
     std::string line = "\t" + entry.key + " (" + ld_cache_type_name(entry.flags);
     const std::uint32_t arch = entry.flags & 0xff00;
     const std::string arch_name = ld_cache_arch_name(entry.flags);
-    if (!arch_name.empty())
-        line += "," + arch_name;
-    else if (arch != 0)
-        line += "," + std::to_string(arch);
+    if (!arch_name.empty()) line += "," + arch_name;
+    else if (arch != 0) line += "," + std::to_string(arch);
     if (!entry.hwcaps_subdir.empty()) {
         line += ", hwcap: \"" + entry.hwcaps_subdir + "\"";
     } else if (entry.hwcap != 0) {
@@ -310,8 +302,8 @@ std::string ld_cache_entry_line(const LdCacheEntry& entry) {
     if (entry.osversion != 0) {
         static const char* const os_names[] = {"Linux", "Hurd", "Solaris", "FreeBSD", "kNetBSD", "Syllable", "Unknown OS"};
         const std::uint32_t os = entry.osversion >> 24;
-        line += std::string(", OS ABI: ") + os_names[os > 6 ? 6 : os] + " " + std::to_string((entry.osversion >> 16) & 0xff) +
-                "." + std::to_string((entry.osversion >> 8) & 0xff) + "." + std::to_string(entry.osversion & 0xff);
+        line += std::string(", OS ABI: ") + os_names[os > 6 ? 6 : os] + " " + std::to_string((entry.osversion >> 16) & 0xff) + "." +
+                std::to_string((entry.osversion >> 8) & 0xff) + "." + std::to_string(entry.osversion & 0xff);
     }
     line += ") => " + entry.value;
     return line;

@@ -18,12 +18,12 @@ const char* to_string(LdCacheFormat f);
 
 /// One library of the cache, as `ldconfig -p` prints it: `key (flags…) => value`.
 struct LdCacheEntry {
-    std::string key;            ///< the SONAME, e.g. "libcuda.so.1"
-    std::string value;          ///< the path, e.g. "/usr/lib/x86_64-linux-gnu/libcuda.so.1"
-    std::uint32_t flags = 0;    ///< type (& 0xff) and architecture (& 0xff00) bits
-    std::uint64_t hwcap = 0;    ///< legacy hwcap bits, or the glibc-hwcaps reference (new format)
+    std::string key;              ///< the SONAME, e.g. "libcuda.so.1"
+    std::string value;            ///< the path, e.g. "/usr/lib/x86_64-linux-gnu/libcuda.so.1"
+    std::uint32_t flags = 0;      ///< type (& 0xff) and architecture (& 0xff00) bits
+    std::uint64_t hwcap = 0;      ///< legacy hwcap bits, or the glibc-hwcaps reference (new format)
     std::uint32_t osversion = 0;  ///< required OS ABI version (new format; 0 = none)
-    std::string hwcaps_subdir;  ///< the glibc-hwcaps subdirectory ("x86-64-v3"), or empty
+    std::string hwcaps_subdir;    ///< the glibc-hwcaps subdirectory ("x86-64-v3"), or empty
 };
 
 /// A whole cache. For the compat layout `entries` come from the new part.

@@ -1,8 +1,8 @@
 #include "formats/log_scan.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <cctype>
+#include <cstring>
 #include <set>
 #include <utility>
 
@@ -47,16 +47,15 @@ struct LogScanner::Impl {
     // The last line each pattern matched: lines come in order, so a line seen twice (through the
     // window of the line before it, or the overlap of a sliced long line) is never counted twice.
     std::vector<std::size_t> last_line;
-    std::string carry;  // an unfinished line from the previous feed
-    std::size_t newlines = 0;       // '\n' before the current block
+    std::string carry;         // an unfinished line from the previous feed
+    std::size_t newlines = 0;  // '\n' before the current block
     std::size_t total_bytes = 0;
     bool ended_without_newline = false;
     std::vector<int> ids;  // reused
 
     // Finds hits starting in block[0, scan_end); the rest of block is look-ahead for windows.
     void scan_block(std::string_view block, std::size_t scan_end);
-    void match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start,
-                      std::size_t w_begin, std::size_t w_end);
+    void match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start, std::size_t w_begin, std::size_t w_end);
 };
 
 Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
@@ -70,8 +69,7 @@ Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLi
     for (const auto& p : patterns) {
         if (p.id.empty()) return fail(Errc::parse, "a pattern without an id");
         if (p.literal.empty()) return fail(Errc::parse, "pattern " + p.id + ": empty literal");
-        if (!is_ascii(p.literal) || !is_ascii(p.regex))
-            return fail(Errc::parse, "pattern " + p.id + ": only ASCII text is allowed");
+        if (!is_ascii(p.literal) || !is_ascii(p.regex)) return fail(Errc::parse, "pattern " + p.id + ": only ASCII text is allowed");
         auto re = std::make_unique<RE2>(p.regex, options);
         if (!re->ok()) return fail(Errc::parse, "pattern " + p.id + ": " + re->error());
         std::string error;
@@ -99,9 +97,7 @@ LogScanner& LogScanner::operator=(LogScanner&&) noexcept = default;
 LogScanner::~LogScanner() = default;
 
 const std::vector<LogHit>& LogScanner::hits() const { return m_impl->hits; }
-std::size_t LogScanner::match_count(std::size_t index) const {
-    return index < m_impl->counts.size() ? m_impl->counts[index] : 0;
-}
+std::size_t LogScanner::match_count(std::size_t index) const { return index < m_impl->counts.size() ? m_impl->counts[index] : 0; }
 const std::vector<LogPattern>& LogScanner::patterns() const { return m_impl->patterns; }
 std::size_t LogScanner::lines() const { return m_impl->newlines + (m_impl->ended_without_newline ? 1 : 0); }
 std::size_t LogScanner::bytes() const { return m_impl->total_bytes; }
@@ -193,8 +189,8 @@ void LogScanner::Impl::scan_block(std::string_view block, std::size_t scan_end) 
     if (counted < scan_end) newlines += static_cast<std::size_t>(std::count(block.begin() + counted, block.begin() + scan_end, '\n'));
 }
 
-void LogScanner::Impl::match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start,
-                                    std::size_t w_begin, std::size_t w_end) {
+void LogScanner::Impl::match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start, std::size_t w_begin,
+                                    std::size_t w_end) {
     const std::string_view window = block.substr(w_begin, w_end - w_begin);
     ids.clear();
     if (!set->Match(window, &ids)) return;
@@ -207,8 +203,8 @@ void LogScanner::Impl::match_window(std::string_view block, std::size_t line_sta
         if (!re.Match(window, 0, window.size(), RE2::UNANCHORED, sub.data(), groups + 1)) continue;
         const std::size_t m_begin = static_cast<std::size_t>(sub[0].data() - block.data());
         const std::size_t m_end = m_begin + sub[0].size();
-        const std::size_t line = line_of_start + 1 +
-            static_cast<std::size_t>(std::count(block.begin() + line_start, block.begin() + m_begin, '\n'));
+        const std::size_t line =
+            line_of_start + 1 + static_cast<std::size_t>(std::count(block.begin() + line_start, block.begin() + m_begin, '\n'));
         if (line <= last_line[index]) continue;
         last_line[index] = line;
         ++counts[index];
@@ -245,8 +241,7 @@ std::string printable_line(std::string_view s, std::size_t max) {
         if (c >= 0x80) {
             len = c >= 0xf0 ? (c <= 0xf4 ? 4 : 0) : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
             valid = len != 0 && i + len <= s.size();
-            for (std::size_t k = 1; valid && k < len; ++k)
-                valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+            for (std::size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
             if (!valid) len = 1;
         }
         if (out.size() + len > max) {

@@ -110,8 +110,7 @@ std::optional<std::uint64_t> head_n_lines(std::string_view text) {
         std::size_t n = at;
         while (n < text.size() && text[n] >= '0' && text[n] <= '9') ++n;
         const auto tail = text.substr(n, 6);
-        if (n > at && (tail.starts_with(" \"$0\"") || tail.starts_with(" \"$1\"")))
-            return to_u64(text.substr(at, n - at));
+        if (n > at && (tail.starts_with(" \"$0\"") || tail.starts_with(" \"$1\""))) return to_u64(text.substr(at, n - at));
     }
     return std::nullopt;
 }
@@ -169,12 +168,12 @@ const char* to_string(MakeselfFamily f) { return f == MakeselfFamily::nvidia_for
 
 const char* to_string(PayloadCompression c) {
     switch (c) {
-    case PayloadCompression::none: return "none";
-    case PayloadCompression::gzip: return "gzip";
-    case PayloadCompression::xz: return "xz";
-    case PayloadCompression::bzip2: return "bzip2";
-    case PayloadCompression::zstd: return "zstd";
-    case PayloadCompression::other: break;
+        case PayloadCompression::none: return "none";
+        case PayloadCompression::gzip: return "gzip";
+        case PayloadCompression::xz: return "xz";
+        case PayloadCompression::bzip2: return "bzip2";
+        case PayloadCompression::zstd: return "zstd";
+        case PayloadCompression::other: break;
     }
     return "other";
 }
@@ -200,8 +199,7 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
             }
         }
         std::string_view name;
-        if (number <= kVariableLines && assignment(line, name, value) && !vars.contains(name))
-            vars.emplace(std::string(name), value);
+        if (number <= kVariableLines && assignment(line, name, value) && !vars.contains(name)) vars.emplace(std::string(name), value);
         if (!finish_line && line.starts_with("eval $finish; exit $res")) finish_line = number;
         ++number;
     } while ((number <= kVariableLines || !finish_line) && number <= kMaxHeaderLines && text.line(pos, line));
@@ -211,9 +209,8 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
         auto it = vars.find(key);
         return it == vars.end() ? nullptr : &it->second;
     };
-    h.family = (h.makeself_version.find("-nv") != std::string::npos || var("skip_decompress"))
-                   ? MakeselfFamily::nvidia_fork
-                   : MakeselfFamily::upstream;
+    h.family = (h.makeself_version.find("-nv") != std::string::npos || var("skip_decompress")) ? MakeselfFamily::nvidia_fork
+                                                                                               : MakeselfFamily::upstream;
     if (auto* v = var("label")) h.label = *v;
     if (auto* v = var("script")) h.script = *v;
     if (auto* v = var("targetdir")) h.target_dir = *v;
@@ -248,10 +245,10 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
     if (!offset) {
         const auto have = text.count_newlines();
         if (file_is_whole)
-            return fail(Errc::truncated, "the file ends inside the makeself header: " + std::to_string(have) +
-                                             " of its " + std::to_string(*lines) + " lines are there");
-        return fail(Errc::too_large, "the makeself header is longer than the " + std::to_string(text.text().size()) +
-                                         " bytes read (" + std::to_string(*lines) + " lines)");
+            return fail(Errc::truncated, "the file ends inside the makeself header: " + std::to_string(have) + " of its " +
+                                             std::to_string(*lines) + " lines are there");
+        return fail(Errc::too_large, "the makeself header is longer than the " + std::to_string(text.text().size()) + " bytes read (" +
+                                         std::to_string(*lines) + " lines)");
     }
     h.payload_offset = *offset;
 
@@ -294,8 +291,7 @@ Expected<MakeselfHeader> parse_makeself_header(std::string_view head, bool file_
         p.offset = at;
         if (!sizes.empty()) {
             auto n = to_u64(sizes[i]);
-            if (!n || *n > kMaxPayload)
-                return corrupt("filesizes entry \"" + std::string(sizes[i]) + "\" is not a plausible size");
+            if (!n || *n > kMaxPayload) return corrupt("filesizes entry \"" + std::string(sizes[i]) + "\" is not a plausible size");
             p.size = n;
             sum += *n;
             at += *n;

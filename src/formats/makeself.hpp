@@ -26,7 +26,7 @@ const char* to_string(PayloadCompression c);
 /// One payload's declared size and sums (upstream: one per `filesizes` entry). An absent sum
 /// (all zeros in the header, or no field) is nullopt.
 struct MakeselfPayload {
-    std::uint64_t offset = 0;  ///< file offset of the payload's first byte
+    std::uint64_t offset = 0;           ///< file offset of the payload's first byte
     std::optional<std::uint64_t> size;  ///< declared size in bytes; nullopt: to the end of the file
     std::optional<std::string> md5;     ///< 32 lower-case hex digits
     std::optional<std::string> sha256;  ///< 64 lower-case hex digits
@@ -36,12 +36,12 @@ struct MakeselfPayload {
 /// Everything the header says about the bytes after it.
 struct MakeselfHeader {
     MakeselfFamily family = MakeselfFamily::upstream;
-    std::string makeself_version;  ///< "2.4.5", "1.6.0-nv2"; "" when the banner names none
-    std::string label;             ///< `label="…"`
-    std::string script;            ///< `script=…`, the program run after unpacking
-    std::string target_dir;        ///< `targetdir=…`
-    std::string version_string;    ///< NVIDIA fork `version_string=…` (driver version), else ""
-    std::string target_arch;       ///< NVIDIA fork `TARGET_ARCH=…`, else ""
+    std::string makeself_version;      ///< "2.4.5", "1.6.0-nv2"; "" when the banner names none
+    std::string label;                 ///< `label="…"`
+    std::string script;                ///< `script=…`, the program run after unpacking
+    std::string target_dir;            ///< `targetdir=…`
+    std::string version_string;        ///< NVIDIA fork `version_string=…` (driver version), else ""
+    std::string target_arch;           ///< NVIDIA fork `TARGET_ARCH=…`, else ""
     std::uint64_t header_lines = 0;    ///< lines before the (first) payload
     std::uint64_t payload_offset = 0;  ///< byte offset of the first payload
     /// Upstream: one entry per `filesizes` value. NVIDIA fork (and an upstream header without
@@ -49,7 +49,7 @@ struct MakeselfHeader {
     std::vector<MakeselfPayload> payloads;
     std::optional<std::uint64_t> total_size;        ///< `totalsize=` (upstream 2.4.x)
     std::optional<std::uint64_t> uncompressed_kib;  ///< "Uncompressed size: N KB" from --info text
-    std::string decompress_command;  ///< "gzip -cd", "xz -d", "cat"; "" when not found
+    std::string decompress_command;                 ///< "gzip -cd", "xz -d", "cat"; "" when not found
     PayloadCompression compression = PayloadCompression::other;
     /// NVIDIA fork: CRC and MD5 cover every byte from this offset (after line 3) to the end of
     /// the file, header tail included. nullopt for upstream (sums cover each payload).

@@ -10,10 +10,10 @@ namespace cudoctor::formats {
 /// The commands of one modprobe.d file that matter for driver conflicts (nouveau vs nvidia).
 /// Module names are normalised as modprobe does: '-' becomes '_' ("nvidia-drm" → "nvidia_drm").
 struct ModprobeConf {
-    std::vector<std::string> blacklisted;                        ///< "blacklist nouveau" → "nouveau"
-    std::vector<std::pair<std::string, std::string>> options;    ///< {"nouveau", "modeset=0"}: module, rest of line
-    std::vector<std::pair<std::string, std::string>> aliases;    ///< {"nouveau", "off"}: alias pattern, module
-    std::vector<std::pair<std::string, std::string>> installs;   ///< {"nouveau", "/bin/false"}: module, command
+    std::vector<std::string> blacklisted;                       ///< "blacklist nouveau" → "nouveau"
+    std::vector<std::pair<std::string, std::string>> options;   ///< {"nouveau", "modeset=0"}: module, rest of line
+    std::vector<std::pair<std::string, std::string>> aliases;   ///< {"nouveau", "off"}: alias pattern, module
+    std::vector<std::pair<std::string, std::string>> installs;  ///< {"nouveau", "/bin/false"}: module, command
 };
 
 /// Parses modprobe.d text: "blacklist MODULE", "options MODULE OPTS…", "alias PATTERN MODULE",

@@ -96,16 +96,18 @@ Expected<DType> dtype_of_descr(const std::string& descr) {
     const char order = descr[0];
     const std::string_view type = std::string_view(descr).substr(1);
     if (order == '>' && type != "i1" && type != "u1" && type != "b1")
-        return fail(Errc::unsupported, "big-endian arrays ('" + descr + "') are not supported: save with .astype('<" + std::string(type) + "')");
-    if (order != '<' && order != '|' && order != '=' && order != '>') return fail(Errc::unsupported, "unsupported element type '" + descr + "'");
+        return fail(Errc::unsupported,
+                    "big-endian arrays ('" + descr + "') are not supported: save with .astype('<" + std::string(type) + "')");
+    if (order != '<' && order != '|' && order != '=' && order != '>')
+        return fail(Errc::unsupported, "unsupported element type '" + descr + "'");
     static constexpr std::pair<std::string_view, DType> kTypes[] = {
-        {"f8", DType::f64}, {"f4", DType::f32}, {"f2", DType::f16}, {"i1", DType::i8}, {"i2", DType::i16},
-        {"i4", DType::i32}, {"i8", DType::i64}, {"u1", DType::u8},  {"u2", DType::u16}, {"u4", DType::u32},
-        {"u8", DType::u64}, {"b1", DType::boolean},
+        {"f8", DType::f64}, {"f4", DType::f32}, {"f2", DType::f16}, {"i1", DType::i8},  {"i2", DType::i16}, {"i4", DType::i32},
+        {"i8", DType::i64}, {"u1", DType::u8},  {"u2", DType::u16}, {"u4", DType::u32}, {"u8", DType::u64}, {"b1", DType::boolean},
     };
     for (const auto& [code, dtype] : kTypes)
         if (type == code) return dtype;
-    return fail(Errc::unsupported, "unsupported element type '" + descr + "' (complex, string, datetime and structured arrays are not tensors)");
+    return fail(Errc::unsupported,
+                "unsupported element type '" + descr + "' (complex, string, datetime and structured arrays are not tensors)");
 }
 
 }  // namespace
@@ -133,7 +135,9 @@ Expected<TensorView> parse_npy(std::string_view bytes) {
         header_at = 12;
     }
     const auto header = reader.range(header_at, header_len);
-    if (!header) return fail(Errc::truncated, "header length " + std::to_string(header_len) + " past the end (" + std::to_string(bytes.size()) + " bytes)");
+    if (!header)
+        return fail(Errc::truncated,
+                    "header length " + std::to_string(header_len) + " past the end (" + std::to_string(bytes.size()) + " bytes)");
 
     HeaderReader h(*header);
     std::optional<std::string> descr;
@@ -177,7 +181,8 @@ Expected<TensorView> parse_npy(std::string_view bytes) {
     const std::uint64_t have = bytes.size() - data_at;
     if (!need || *need > have)
         return fail(Errc::truncated, "shape " + shape_text(t.shape) + " of " + *descr + " needs " +
-                                         (need ? std::to_string(*need) : std::string("more than 2^64")) + " bytes, the file holds " + std::to_string(have));
+                                         (need ? std::to_string(*need) : std::string("more than 2^64")) + " bytes, the file holds " +
+                                         std::to_string(have));
     if (*need < have)
         return fail(Errc::parse, "shape " + shape_text(t.shape) + " of " + *descr + " needs " + std::to_string(*need) +
                                      " bytes, the file holds " + std::to_string(have) + " (" + std::to_string(have - *need) + " left over)");

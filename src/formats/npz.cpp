@@ -54,8 +54,8 @@ Expected<Directory> locate_directory(const ByteReader& r) {
         }
     }
     if (!r.contains(d.offset, d.size))
-        return fail(Errc::truncated, "central directory [" + std::to_string(d.offset) + ", +" + std::to_string(d.size) + "] past the end of the archive (" +
-                                         std::to_string(r.size()) + " bytes)");
+        return fail(Errc::truncated, "central directory [" + std::to_string(d.offset) + ", +" + std::to_string(d.size) +
+                                         "] past the end of the archive (" + std::to_string(r.size()) + " bytes)");
     return d;
 }
 
@@ -94,7 +94,8 @@ Expected<std::vector<ZipEntry>> read_zip_directory(std::string_view bytes) {
     std::vector<ZipEntry> entries;
     const std::uint64_t end = dir->offset + dir->size;
     for (std::uint64_t at = dir->offset; at + 46 <= end;) {
-        if (r.u32(at) != kCentral) return fail(Errc::parse, "corrupt zip central directory (bad signature at byte " + std::to_string(at) + ")");
+        if (r.u32(at) != kCentral)
+            return fail(Errc::parse, "corrupt zip central directory (bad signature at byte " + std::to_string(at) + ")");
         ZipEntry e;
         const auto flags = *r.u16(at + 8);
         e.method = *r.u16(at + 10);
@@ -120,8 +121,9 @@ Expected<std::vector<ZipEntry>> read_zip_directory(std::string_view bytes) {
         if (!lname || !lextra) return fail(Errc::truncated, "zip member '" + e.name + "': truncated local header");
         e.data_offset = lh + 30 + *lname + *lextra;
         if (!r.contains(e.data_offset, e.compressed_size))
-            return fail(Errc::truncated, "zip member '" + e.name + "': " + std::to_string(e.compressed_size) + " bytes at " + std::to_string(e.data_offset) +
-                                             " past the end of the archive (" + std::to_string(r.size()) + " bytes)");
+            return fail(Errc::truncated, "zip member '" + e.name + "': " + std::to_string(e.compressed_size) + " bytes at " +
+                                             std::to_string(e.data_offset) + " past the end of the archive (" + std::to_string(r.size()) +
+                                             " bytes)");
         entries.push_back(std::move(e));
         at += 46 + name_len + extra_len + comment_len;
     }
@@ -139,15 +141,17 @@ Expected<std::string_view> stored_member(std::string_view bytes, const ZipEntry&
 
 Expected<std::string> inflate_member(std::string_view bytes, const ZipEntry& entry, std::uint64_t cap) {
     if (entry.method != 8)
-        return fail(Errc::unsupported, "zip member '" + entry.name + "' uses compression method " + std::to_string(entry.method) + " (only stored and deflated are read)");
+        return fail(Errc::unsupported, "zip member '" + entry.name + "' uses compression method " + std::to_string(entry.method) +
+                                           " (only stored and deflated are read)");
     const auto in = ByteReader(bytes).range(entry.data_offset, entry.compressed_size);
     if (!in) return fail(Errc::truncated, "zip member '" + entry.name + "' past the end of the archive");
     const std::uint64_t usize = entry.uncompressed_size;
     if (usize > cap)
-        return fail(Errc::too_large, "zip member '" + entry.name + "' inflates to " + std::to_string(usize) + " bytes, over the limit of " + std::to_string(cap));
+        return fail(Errc::too_large, "zip member '" + entry.name + "' inflates to " + std::to_string(usize) + " bytes, over the limit of " +
+                                         std::to_string(cap));
     if (usize / 1032 > entry.compressed_size + 1)
-        return fail(Errc::too_large, "zip member '" + entry.name + "' claims " + std::to_string(usize) + " bytes from " + std::to_string(entry.compressed_size) +
-                                         " compressed: more than deflate can encode");
+        return fail(Errc::too_large, "zip member '" + entry.name + "' claims " + std::to_string(usize) + " bytes from " +
+                                         std::to_string(entry.compressed_size) + " compressed: more than deflate can encode");
     // The output grows with what inflate really produces (from 64 MiB, doubling), never to a
     // declared size up front: a forged size costs nothing until the data back it.
     std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(usize, 64u << 20)), '\0');
@@ -165,22 +169,26 @@ Expected<std::string> inflate_member(std::string_view bytes, const ZipEntry& ent
         }
         if (z.avail_out == 0) {
             const std::uint64_t done = z.total_out;
-            if (done == out.size() && out.size() < usize) out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(usize, 2 * out.size())));
+            if (done == out.size() && out.size() < usize)
+                out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(usize, 2 * out.size())));
             z.next_out = reinterpret_cast<Bytef*>(out.data() + done);
             z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(out.size() - done, 1u << 30));
         }
         const uInt before_in = z.avail_in, before_out = z.avail_out;
         rc = inflate(&z, Z_NO_FLUSH);
-        if (rc == Z_BUF_ERROR || (rc == Z_OK && z.avail_in == before_in && z.avail_out == before_out)) break;  // stuck: input ended or output full
+        if (rc == Z_BUF_ERROR || (rc == Z_OK && z.avail_in == before_in && z.avail_out == before_out))
+            break;  // stuck: input ended or output full
     }
     const std::uint64_t produced = z.total_out;
     inflateEnd(&z);
     if (rc != Z_STREAM_END) {
         if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) return fail(Errc::parse, "zip member '" + entry.name + "': corrupt deflate data");
-        return fail(Errc::parse, "zip member '" + entry.name + "': deflate data do not end at the declared size (" + std::to_string(usize) + " bytes)");
+        return fail(Errc::parse,
+                    "zip member '" + entry.name + "': deflate data do not end at the declared size (" + std::to_string(usize) + " bytes)");
     }
     if (produced != usize)
-        return fail(Errc::parse, "zip member '" + entry.name + "' inflates to " + std::to_string(produced) + " bytes, not the declared " + std::to_string(usize));
+        return fail(Errc::parse, "zip member '" + entry.name + "' inflates to " + std::to_string(produced) + " bytes, not the declared " +
+                                     std::to_string(usize));
     uLong crc = crc32(0L, Z_NULL, 0);
     for (std::uint64_t at = 0; at < produced;) {
         const auto n = std::min<std::uint64_t>(produced - at, 1u << 30);

@@ -12,8 +12,8 @@
 namespace cudoctor::formats {
 
 struct ZipEntry {
-    std::string name;              ///< as stored ("conv1.weight.npy")
-    std::uint16_t method = 0;      ///< 0 stored, 8 deflated
+    std::string name;          ///< as stored ("conv1.weight.npy")
+    std::uint16_t method = 0;  ///< 0 stored, 8 deflated
     std::uint32_t crc32 = 0;
     std::uint64_t compressed_size = 0;
     std::uint64_t uncompressed_size = 0;

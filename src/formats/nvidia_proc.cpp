@@ -25,7 +25,8 @@ bool is_dotted_version(std::string_view token) {
     return dot;
 }
 
-template <class T> std::optional<T> parse_number(std::string_view s) {
+template <class T>
+std::optional<T> parse_number(std::string_view s) {
     T value{};
     const auto* end = s.data() + s.size();
     const auto r = std::from_chars(s.data(), end, value);
@@ -36,8 +37,7 @@ template <class T> std::optional<T> parse_number(std::string_view s) {
 bool is_module_name(std::string_view s) {
     if (s.empty()) return false;
     for (const char c : s)
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
-            return false;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
     return true;
 }
 
@@ -91,8 +91,7 @@ Expected<NvidiaProcVersion> parse_nvidia_proc_version(std::string_view text) {
     while (lines.next(line)) {
         const auto trimmed = text::trim(line);
         if (!nvrm && trimmed.starts_with("NVRM version:")) nvrm = trimmed.substr(13);
-        else if (out.compiler.empty() && trimmed.starts_with("GCC version:"))
-            out.compiler = std::string(text::trim(trimmed.substr(12)));
+        else if (out.compiler.empty() && trimmed.starts_with("GCC version:")) out.compiler = std::string(text::trim(trimmed.substr(12)));
     }
     if (!nvrm) return fail(Errc::parse, "no \"NVRM version:\" line in /proc/driver/nvidia/version");
     auto rest = *nvrm;

@@ -25,12 +25,12 @@ Expected<NvidiaProcVersion> parse_nvidia_proc_version(std::string_view text);
 
 /// One line of /proc/modules.
 struct ProcModule {
-    std::string name;                ///< "nvidia_uvm"
-    std::uint64_t size = 0;          ///< bytes
-    int refcount = 0;                ///< -1 when the kernel prints "-" (no module unloading)
-    std::vector<std::string> deps;   ///< modules using this one ("a,b," → {"a", "b"})
-    std::string state;               ///< "Live", "Loading", "Unloading"
-    std::string taints;              ///< "POE" from "(POE)", or empty
+    std::string name;               ///< "nvidia_uvm"
+    std::uint64_t size = 0;         ///< bytes
+    int refcount = 0;               ///< -1 when the kernel prints "-" (no module unloading)
+    std::vector<std::string> deps;  ///< modules using this one ("a,b," → {"a", "b"})
+    std::string state;              ///< "Live", "Loading", "Unloading"
+    std::string taints;             ///< "POE" from "(POE)", or empty
 };
 
 /// Parses /proc/modules lines "name size refcount deps state [address] [(taints)]". A malformed

@@ -33,8 +33,7 @@ std::optional<std::string> unquote(std::string_view raw) {
                 if (i >= raw.size()) return std::nullopt;
                 const char d = raw[i++];
                 if (d == '"') break;
-                if (d == '\\' && i < raw.size() &&
-                    (raw[i] == '\\' || raw[i] == '"' || raw[i] == '$' || raw[i] == '`')) {
+                if (d == '\\' && i < raw.size() && (raw[i] == '\\' || raw[i] == '"' || raw[i] == '$' || raw[i] == '`')) {
                     out += raw[i++];
                 } else {
                     out += d;

@@ -50,8 +50,8 @@ std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data) {
         const auto action = f[2];
         if (action != "install" && action != "upgrade" && action != "remove" && action != "purge") continue;
         if (f[0].size() != 10 || f[0][4] != '-') continue;
-        out.push_back({std::string(f[0]) + " " + std::string(f[1]), std::string(action), strip_arch(f[3]),
-                       none_to_empty(f[4]), none_to_empty(f[5])});
+        out.push_back(
+            {std::string(f[0]) + " " + std::string(f[1]), std::string(action), strip_arch(f[3]), none_to_empty(f[4]), none_to_empty(f[5])});
     }
     return out;
 }
@@ -84,8 +84,7 @@ std::vector<AptTransaction> parse_apt_history(std::string_view text_data) {
             current.commandline = std::string(value);
         } else if (key == "Requested-By") {
             current.requested_by = std::string(value);
-        } else if (key == "Install" || key == "Upgrade" || key == "Remove" || key == "Purge" || key == "Downgrade" ||
-                   key == "Reinstall") {
+        } else if (key == "Install" || key == "Upgrade" || key == "Remove" || key == "Purge" || key == "Downgrade" || key == "Reinstall") {
             parse_change_list(key, value, current.changes);
         }
     }

@@ -70,7 +70,7 @@ std::optional<std::string> pci_ids_device_name(std::string_view pci_ids, std::ui
     lines.next(line);  // the vendor line itself
     while (lines.next(line)) {
         if (line.empty() || line[0] == '#') continue;
-        if (line[0] != '\t') break;  // the next vendor (or the class section): this block is over
+        if (line[0] != '\t') break;                        // the next vendor (or the class section): this block is over
         if (line.size() > 1 && line[1] == '\t') continue;  // a subsystem line
         if (id_line(line.substr(1), device, name)) {
             if (name.empty()) return std::nullopt;

@@ -5,9 +5,7 @@
 
 namespace cudoctor::formats::detail {
 
-bool is_python_ident_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_python_ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 std::optional<std::string> read_python_string(std::string_view s, std::size_t& consumed, bool allow_triple) {
     std::size_t i = 0;
@@ -41,9 +39,14 @@ std::optional<std::string> read_python_string(std::string_view s, std::size_t& c
                 case 'n': out += '\n'; break;
                 case 't': out += '\t'; break;
                 case 'r': out += '\r'; break;
-                case '\\': case '\'': case '"': out += e; break;
+                case '\\':
+                case '\'':
+                case '"': out += e; break;
                 case '\n': break;  // a line continuation inside the literal
-                default: out += c; out += e; break;
+                default:
+                    out += c;
+                    out += e;
+                    break;
             }
             continue;
         }
@@ -53,8 +56,7 @@ std::optional<std::string> read_python_string(std::string_view s, std::size_t& c
     return std::nullopt;
 }
 
-std::optional<std::string_view> find_top_level_assignment(std::string_view text, std::string_view name,
-                                                          std::size_t from, std::size_t& next) {
+std::optional<std::string_view> find_top_level_assignment(std::string_view text, std::string_view name, std::size_t from, std::size_t& next) {
     if (name.empty() || from > text.size()) return std::nullopt;
     LineReader reader(text);
     reader.seek(from);

@@ -18,8 +18,7 @@ std::optional<std::string> read_python_string(std::string_view s, std::size_t& c
 /// The right-hand side (to the end of its line) of the first top-level `NAME = ...` or
 /// `NAME: T = ...` line at or after offset `from`; `next` is set to where to search on.
 /// nullopt when there is none.
-std::optional<std::string_view> find_top_level_assignment(std::string_view text, std::string_view name,
-                                                          std::size_t from, std::size_t& next);
+std::optional<std::string_view> find_top_level_assignment(std::string_view text, std::string_view name, std::size_t from, std::size_t& next);
 
 /// True for Python's identifier characters (ASCII only: version files use nothing else).
 bool is_python_ident_char(char c);

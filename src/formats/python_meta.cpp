@@ -144,8 +144,9 @@ Expected<TfBuildInfo> parse_tf_build_info(std::string_view text) {
         }
     }
     if (!found)
-        return fail(Errc::parse, "no cuda_version, cudnn_version, is_cuda_build or cuda_compute_capabilities "
-                                 "in build_info.py");
+        return fail(Errc::parse,
+                    "no cuda_version, cudnn_version, is_cuda_build or cuda_compute_capabilities "
+                    "in build_info.py");
     return out;
 }
 

@@ -44,8 +44,8 @@ Expected<TfBuildInfo> parse_tf_build_info(std::string_view text);
 
 /// The header of a dist-info METADATA file.
 struct DistMetadata {
-    std::string name;     ///< "torch", as written (not normalised)
-    std::string version;  ///< "" when absent
+    std::string name;                        ///< "torch", as written (not normalised)
+    std::string version;                     ///< "" when absent
     std::vector<std::string> requires_dist;  ///< each "Requires-Dist:" value, in order
 };
 

@@ -45,12 +45,14 @@ Expected<TensorView> read_entry(const std::string& name, const Json& entry, std:
     const auto begin = unsigned_value((*off)[0]);
     const auto end = unsigned_value((*off)[1]);
     if (!begin || !end) return fail(Errc::parse, what + ": data_offsets " + off->dump() + " are not non-negative integers");
-    if (*begin > *end) return fail(Errc::parse, what + ": data_offsets [" + std::to_string(*begin) + ", " + std::to_string(*end) + "] end before they begin");
+    if (*begin > *end)
+        return fail(Errc::parse,
+                    what + ": data_offsets [" + std::to_string(*begin) + ", " + std::to_string(*end) + "] end before they begin");
     const ByteReader reader(data);
     const auto range = reader.range(*begin, *end - *begin);
     if (!range)
-        return fail(Errc::parse, what + ": data offsets [" + std::to_string(*begin) + ", " + std::to_string(*end) +
-                                     "] outside the data (" + std::to_string(data.size()) + " bytes)");
+        return fail(Errc::parse, what + ": data offsets [" + std::to_string(*begin) + ", " + std::to_string(*end) + "] outside the data (" +
+                                     std::to_string(data.size()) + " bytes)");
     const auto need = byte_count(t.dtype, t.shape);
     if (!need || *need != range->size())
         return fail(Errc::parse, what + ": shape " + shape_text(t.shape) + " of " + std::string(dtype_name(t.dtype)) + " needs " +
@@ -65,9 +67,12 @@ Expected<TensorView> read_entry(const std::string& name, const Json& entry, std:
 Expected<SafetensorsFile> parse_safetensors(std::string_view bytes) {
     const ByteReader reader(bytes);
     const auto header_len = reader.u64(0);
-    if (!header_len) return fail(Errc::truncated, "not a safetensors file: " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length");
+    if (!header_len)
+        return fail(Errc::truncated,
+                    "not a safetensors file: " + std::to_string(bytes.size()) + " bytes, shorter than the 8-byte header length");
     if (*header_len > bytes.size() - 8)
-        return fail(Errc::truncated, "header length " + std::to_string(*header_len) + " past the end of the file (" + std::to_string(bytes.size()) + " bytes)");
+        return fail(Errc::truncated, "header length " + std::to_string(*header_len) + " past the end of the file (" +
+                                         std::to_string(bytes.size()) + " bytes)");
     if (*header_len > kSafetensorsMaxHeader)
         return fail(Errc::too_large, "header length " + std::to_string(*header_len) + " over the 100 MB limit of the format");
     const std::string_view header = bytes.substr(8, static_cast<std::size_t>(*header_len));

@@ -17,7 +17,7 @@ namespace cudoctor::formats {
 inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
 
 struct SafetensorsFile {
-    std::vector<TensorView> tensors;  ///< in the order the header lists them
+    std::vector<TensorView> tensors;              ///< in the order the header lists them
     std::map<std::string, std::string> metadata;  ///< "__metadata__" (string values only)
 };
 

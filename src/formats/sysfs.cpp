@@ -9,14 +9,10 @@ std::optional<std::uint32_t> parse_sysfs_hex(std::string_view text) {
     std::uint64_t value = 0;
     for (const char c : text.substr(2)) {
         int d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
-            return std::nullopt;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        else return std::nullopt;
         value = value * 16 + static_cast<std::uint64_t>(d);
         if (value > 0xffffffffULL) return std::nullopt;
     }

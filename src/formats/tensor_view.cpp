@@ -14,10 +14,20 @@ struct DTypeInfo {
 };
 
 constexpr std::array<DTypeInfo, 15> kTypes{{
-    {DType::f64, "F64", 8}, {DType::f32, "F32", 4}, {DType::f16, "F16", 2}, {DType::bf16, "BF16", 2},
-    {DType::f8_e4m3, "F8_E4M3", 1}, {DType::f8_e5m2, "F8_E5M2", 1},
-    {DType::i8, "I8", 1}, {DType::i16, "I16", 2}, {DType::i32, "I32", 4}, {DType::i64, "I64", 8},
-    {DType::u8, "U8", 1}, {DType::u16, "U16", 2}, {DType::u32, "U32", 4}, {DType::u64, "U64", 8},
+    {DType::f64, "F64", 8},
+    {DType::f32, "F32", 4},
+    {DType::f16, "F16", 2},
+    {DType::bf16, "BF16", 2},
+    {DType::f8_e4m3, "F8_E4M3", 1},
+    {DType::f8_e5m2, "F8_E5M2", 1},
+    {DType::i8, "I8", 1},
+    {DType::i16, "I16", 2},
+    {DType::i32, "I32", 4},
+    {DType::i64, "I64", 8},
+    {DType::u8, "U8", 1},
+    {DType::u16, "U16", 2},
+    {DType::u32, "U32", 4},
+    {DType::u64, "U64", 8},
     {DType::boolean, "BOOL", 1},
 }};
 
@@ -36,10 +46,13 @@ std::optional<DType> dtype_from_name(std::string_view name) {
 
 bool is_floating(DType t) {
     switch (t) {
-    case DType::f64: case DType::f32: case DType::f16: case DType::bf16: case DType::f8_e4m3: case DType::f8_e5m2:
-        return true;
-    default:
-        return false;
+        case DType::f64:
+        case DType::f32:
+        case DType::f16:
+        case DType::bf16:
+        case DType::f8_e4m3:
+        case DType::f8_e5m2: return true;
+        default: return false;
     }
 }
 

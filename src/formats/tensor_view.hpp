@@ -11,8 +11,20 @@ namespace cudoctor::formats {
 
 /// Element types the tensor dumps carry (safetensors spells them F32, BF16, …; NumPy '<f4', …).
 enum class DType : std::uint8_t {
-    f64, f32, f16, bf16, f8_e4m3, f8_e5m2,
-    i8, i16, i32, i64, u8, u16, u32, u64,
+    f64,
+    f32,
+    f16,
+    bf16,
+    f8_e4m3,
+    f8_e5m2,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
     boolean,
 };
 

@@ -75,7 +75,8 @@ std::string IsolatedResult::describe(std::chrono::milliseconds timeout) const {
         case IsolatedEnd::hung: return "hung: no answer within " + std::to_string(timeout.count()) + " ms (killed)";
         case IsolatedEnd::crashed: {
             const char* what = ::sigdescr_np(signal);
-            return "crashed with signal " + std::to_string(signal) + " (" + signal_name(signal) + (what ? std::string(", ") + what : "") + ")";
+            return "crashed with signal " + std::to_string(signal) + " (" + signal_name(signal) + (what ? std::string(", ") + what : "") +
+                   ")";
         }
         case IsolatedEnd::exited: return "exited with status " + std::to_string(exit_code);
     }
@@ -91,9 +92,7 @@ void IsolatedWriter::write(std::string_view text) const {
     }
 }
 
-void IsolatedWriter::line(std::string_view text) const {
-    write(std::string(text) + "\n");
-}
+void IsolatedWriter::line(std::string_view text) const { write(std::string(text) + "\n"); }
 
 Expected<IsolatedResult> run_isolated(const std::function<void(const IsolatedWriter&)>& fn, std::chrono::milliseconds timeout) {
     int answer[2], output[2];

@@ -27,10 +27,10 @@ const char* to_string(IsolatedEnd end);
 /// which call never returned).
 struct IsolatedResult {
     IsolatedEnd end = IsolatedEnd::finished;
-    int signal = 0;        ///< the signal that ended a crashed child
-    int exit_code = 0;     ///< the status of an `exited` child
-    std::string answer;    ///< what the function wrote, capped at 1 MiB
-    std::string output;    ///< what the child printed on stdout/stderr (libraries do), capped at 64 KiB
+    int signal = 0;      ///< the signal that ended a crashed child
+    int exit_code = 0;   ///< the status of an `exited` child
+    std::string answer;  ///< what the function wrote, capped at 1 MiB
+    std::string output;  ///< what the child printed on stdout/stderr (libraries do), capped at 64 KiB
 
     /// One line for the user: "hung: no answer within 2000 ms (killed)", "crashed with signal
     /// 11 (SIGSEGV, Segmentation fault)", "exited with status 3", or "finished".

@@ -15,15 +15,14 @@ struct DigestSink::Evp {
 
 const char* to_string(DigestKind kind) {
     switch (kind) {
-    case DigestKind::md5: return "MD5";
-    case DigestKind::sha256: return "SHA-256";
-    case DigestKind::cksum: break;
+        case DigestKind::md5: return "MD5";
+        case DigestKind::sha256: return "SHA-256";
+        case DigestKind::cksum: break;
     }
     return "CRC (cksum)";
 }
 
-DigestSink::DigestSink(DigestKind kind, std::uint64_t begin, std::optional<std::uint64_t> end)
-    : RangeSink(begin, end), m_kind(kind) {
+DigestSink::DigestSink(DigestKind kind, std::uint64_t begin, std::optional<std::uint64_t> end) : RangeSink(begin, end), m_kind(kind) {
     if (kind == DigestKind::cksum) return;
     m_evp = std::make_unique<Evp>();
     const EVP_MD* md = kind == DigestKind::md5 ? EVP_md5() : EVP_sha256();

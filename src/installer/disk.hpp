@@ -12,10 +12,10 @@ namespace cudoctor::installer {
 inline constexpr std::uint64_t kFat32MaxFile = 0xFFFFFFFFull;
 
 struct DiskInfo {
-    std::string path;             ///< the folder asked about
-    std::string fs_type;          ///< "ext4", "vfat", "exfat", "ntfs", "xfs", "tmpfs", … or "0x…"
-    bool fat = false;             ///< FAT12/16/32 (vfat, msdos): no file of 4 GiB or more
-    std::uint64_t free_bytes = 0; ///< available to an unprivileged user
+    std::string path;              ///< the folder asked about
+    std::string fs_type;           ///< "ext4", "vfat", "exfat", "ntfs", "xfs", "tmpfs", … or "0x…"
+    bool fat = false;              ///< FAT12/16/32 (vfat, msdos): no file of 4 GiB or more
+    std::uint64_t free_bytes = 0;  ///< available to an unprivileged user
     std::uint64_t total_bytes = 0;
 };
 

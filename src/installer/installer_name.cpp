@@ -19,7 +19,8 @@ InstallerName read_installer_name(std::string_view path, std::string_view label,
     std::smatch m;
     static const std::regex cuda_run(R"(^cuda_(\d+\.\d+(?:\.\d+)?)_(\d+\.\d+(?:\.\d+)?)_linux(?:_(sbsa|ppc64le|aarch64))?\.run)");
     static const std::regex driver_run(R"(^NVIDIA-Linux-(x86_64|aarch64|ppc64le|armv7l-gnueabihf)-(\d+\.\d+(?:\.\d+)?)(?:-[a-z0-9]+)?\.run)");
-    static const std::regex cudnn_tar(R"(^cudnn-linux-(x86_64|sbsa|aarch64|ppc64le)-(\d+\.\d+\.\d+(?:\.\d+)?)_cuda(\d+(?:\.\d+)?)-archive\.tar\.xz)");
+    static const std::regex cudnn_tar(
+        R"(^cudnn-linux-(x86_64|sbsa|aarch64|ppc64le)-(\d+\.\d+\.\d+(?:\.\d+)?)_cuda(\d+(?:\.\d+)?)-archive\.tar\.xz)");
     static const std::regex cuda_repo(R"(^cuda-repo-[a-z0-9]+-\d+-\d+-local_(\d+\.\d+\.\d+)-(\d+\.\d+(?:\.\d+)?)-\d+_([a-z0-9]+)\.deb)");
     static const std::regex cudnn_repo(R"(^cudnn-local-repo-[a-z0-9]+-(\d+\.\d+\.\d+(?:\.\d+)?)_[0-9.]+-\d+_([a-z0-9]+)\.deb)");
     if (std::regex_search(name, m, cuda_run)) {
@@ -54,8 +55,7 @@ std::string official_url(std::string_view path, const InstallerName& name) {
     }
     if (name.product == "driver" && file.starts_with("NVIDIA-Linux-"))
         return "https://download.nvidia.com/XFree86/Linux-" + name.arch + "/" + name.driver + "/" + file;
-    if (name.product == "cudnn")
-        return "https://developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-" + name.arch + "/" + file;
+    if (name.product == "cudnn") return "https://developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-" + name.arch + "/" + file;
     return {};
 }
 

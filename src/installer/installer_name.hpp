@@ -20,8 +20,7 @@ struct InstallerName {
 /// cuda-repo-ubuntu2204-12-4-local_12.4.0-550.54.14-1_amd64.deb; then fills what is still
 /// missing from a makeself `label` / `version_string` ("… for Linux-x86_64 550.54.14").
 /// A name of no known pattern gives an empty InstallerName.
-InstallerName read_installer_name(std::string_view path, std::string_view label = {},
-                                  std::string_view version_string = {});
+InstallerName read_installer_name(std::string_view path, std::string_view label = {}, std::string_view version_string = {});
 
 /// The download URL NVIDIA publishes for this file name, or "" when the pattern is unknown:
 /// developer.download.nvidia.com/compute/cuda/<ver>/local_installers/<file> for a toolkit runfile,

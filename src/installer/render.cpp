@@ -11,10 +11,10 @@ namespace {
 
 const char* paint(CheckStatus s) {
     switch (s) {
-    case CheckStatus::ok: return "\033[32m";
-    case CheckStatus::bad: return "\033[31m";
-    case CheckStatus::warning: return "\033[33m";
-    default: return "\033[2m";
+        case CheckStatus::ok: return "\033[32m";
+        case CheckStatus::bad: return "\033[31m";
+        case CheckStatus::warning: return "\033[33m";
+        default: return "\033[2m";
     }
 }
 
@@ -35,8 +35,7 @@ void render_text(const VerifyReport& r, bool color, std::ostream& out) {
         if (c.name == "kind") continue;  // said above
         std::string status = to_string(c.status);
         status.resize(7, ' ');
-        out << "  " << (color ? paint(c.status) : "") << status << (color ? "\033[0m" : "") << " " << c.name << ": "
-            << c.message << "\n";
+        out << "  " << (color ? paint(c.status) : "") << status << (color ? "\033[0m" : "") << " " << c.name << ": " << c.message << "\n";
     }
     if (r.bytes_read) {
         char buf[96];
@@ -58,16 +57,19 @@ void render_json(const VerifyReport& r, std::ostream& out) {
     j["good"] = r.is_good();
     j["summary"] = r.summary;
     j["fixes"] = r.fixes;
-    j["names"] = {{"product", r.name.product}, {"cuda", r.name.cuda}, {"driver", r.name.driver},
-                  {"cudnn", r.name.cudnn}, {"arch", r.name.arch}};
+    j["names"] = {{"product", r.name.product}, {"cuda", r.name.cuda}, {"driver", r.name.driver}, {"cudnn", r.name.cudnn}, {"arch", r.name.arch}};
     auto& checks = j["checks"] = nlohmann::json::array();
     for (const auto& c : r.checks) checks.push_back({{"name", c.name}, {"status", to_string(c.status)}, {"message", c.message}});
     if (r.makeself) {
         const auto& h = *r.makeself;
-        nlohmann::json m{{"family", formats::to_string(h.family)},  {"version", h.makeself_version},
-                         {"label", h.label},                        {"script", h.script},
-                         {"target_dir", h.target_dir},              {"header_lines", h.header_lines},
-                         {"payload_offset", h.payload_offset},      {"compression", formats::to_string(h.compression)},
+        nlohmann::json m{{"family", formats::to_string(h.family)},
+                         {"version", h.makeself_version},
+                         {"label", h.label},
+                         {"script", h.script},
+                         {"target_dir", h.target_dir},
+                         {"header_lines", h.header_lines},
+                         {"payload_offset", h.payload_offset},
+                         {"compression", formats::to_string(h.compression)},
                          {"decompress_command", h.decompress_command}};
         if (h.total_size) m["total_size"] = *h.total_size;
         if (h.uncompressed_kib) m["uncompressed_kib"] = *h.uncompressed_kib;

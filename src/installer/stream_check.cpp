@@ -12,11 +12,11 @@ using formats::PayloadCompression;
 
 const char* to_string(StreamStatus s) {
     switch (s) {
-    case StreamStatus::ok: return "ok";
-    case StreamStatus::corrupt: return "corrupt";
-    case StreamStatus::ended_early: return "ended-early";
-    case StreamStatus::trailing: return "trailing-data";
-    case StreamStatus::unchecked: break;
+        case StreamStatus::ok: return "ok";
+        case StreamStatus::corrupt: return "corrupt";
+        case StreamStatus::ended_early: return "ended-early";
+        case StreamStatus::trailing: return "trailing-data";
+        case StreamStatus::unchecked: break;
     }
     return "unchecked";
 }
@@ -27,13 +27,13 @@ constexpr std::size_t kOutSize = 128u << 10;
 
 const char* lzma_message(lzma_ret r) {
     switch (r) {
-    case LZMA_FORMAT_ERROR: return "not in the xz format";
-    case LZMA_OPTIONS_ERROR: return "unsupported xz options";
-    case LZMA_DATA_ERROR: return "compressed data is corrupt";
-    case LZMA_BUF_ERROR: return "the stream ends too early";
-    case LZMA_MEM_ERROR: return "out of memory";
-    case LZMA_MEMLIMIT_ERROR: return "needs more memory than allowed";
-    default: return "decoder error";
+        case LZMA_FORMAT_ERROR: return "not in the xz format";
+        case LZMA_OPTIONS_ERROR: return "unsupported xz options";
+        case LZMA_DATA_ERROR: return "compressed data is corrupt";
+        case LZMA_BUF_ERROR: return "the stream ends too early";
+        case LZMA_MEM_ERROR: return "out of memory";
+        case LZMA_MEMLIMIT_ERROR: return "needs more memory than allowed";
+        default: return "decoder error";
     }
 }
 
@@ -58,28 +58,25 @@ struct StreamCheckSink::Decoder {
     }
 };
 
-StreamCheckSink::StreamCheckSink(PayloadCompression compression, std::uint64_t begin, std::optional<std::uint64_t> end,
-                                 unsigned threads)
+StreamCheckSink::StreamCheckSink(PayloadCompression compression, std::uint64_t begin, std::optional<std::uint64_t> end, unsigned threads)
     : RangeSink(begin, end), m_compression(compression), m_begin(begin), m_decoder(std::make_unique<Decoder>()) {
     auto& d = *m_decoder;
     switch (compression) {
-    case PayloadCompression::gzip:
-        d.z_open = inflateInit2(&d.z, 15 + 16) == Z_OK;
-        break;
-    case PayloadCompression::xz: {
-        lzma_mt mt{};
-        mt.flags = LZMA_CONCATENATED;
-        mt.threads = threads ? threads : 1;
-        mt.memlimit_threading = 1ull << 30;
-        mt.memlimit_stop = UINT64_MAX;
-        d.x_open = lzma_stream_decoder_mt(&d.x, &mt) == LZMA_OK;
-        break;
-    }
-    case PayloadCompression::zstd:
-        d.zs = ZSTD_createDCtx();
-        if (d.zs) ZSTD_DCtx_setParameter(d.zs, ZSTD_d_windowLogMax, 31);
-        break;
-    default: break;
+        case PayloadCompression::gzip: d.z_open = inflateInit2(&d.z, 15 + 16) == Z_OK; break;
+        case PayloadCompression::xz: {
+            lzma_mt mt{};
+            mt.flags = LZMA_CONCATENATED;
+            mt.threads = threads ? threads : 1;
+            mt.memlimit_threading = 1ull << 30;
+            mt.memlimit_stop = UINT64_MAX;
+            d.x_open = lzma_stream_decoder_mt(&d.x, &mt) == LZMA_OK;
+            break;
+        }
+        case PayloadCompression::zstd:
+            d.zs = ZSTD_createDCtx();
+            if (d.zs) ZSTD_DCtx_setParameter(d.zs, ZSTD_d_windowLogMax, 31);
+            break;
+        default: break;
     }
     const bool ready = d.z_open || d.x_open || d.zs;
     m_result.status = ready ? StreamStatus::ok : StreamStatus::unchecked;

@@ -23,10 +23,10 @@ const char* to_string(StreamStatus s);
 
 struct StreamResult {
     StreamStatus status = StreamStatus::unchecked;
-    std::string detail;                ///< the decompressor's words, with the byte offset
-    std::uint64_t compressed = 0;      ///< bytes of the range consumed by the stream
-    std::uint64_t uncompressed = 0;    ///< bytes it decompressed to (so far, when it failed)
-    std::uint64_t error_offset = 0;    ///< file offset near which a corrupt stream failed
+    std::string detail;              ///< the decompressor's words, with the byte offset
+    std::uint64_t compressed = 0;    ///< bytes of the range consumed by the stream
+    std::uint64_t uncompressed = 0;  ///< bytes it decompressed to (so far, when it failed)
+    std::uint64_t error_offset = 0;  ///< file offset near which a corrupt stream failed
 };
 
 /// Decompresses bytes [begin, end) of the file as `compression` (gzip, xz, zstd; concatenated
@@ -34,8 +34,7 @@ struct StreamResult {
 /// happened. `threads` > 1 lets liblzma decode a multi-block xz stream in parallel.
 class StreamCheckSink final : public RangeSink {
   public:
-    StreamCheckSink(formats::PayloadCompression compression, std::uint64_t begin, std::optional<std::uint64_t> end,
-                    unsigned threads = 1);
+    StreamCheckSink(formats::PayloadCompression compression, std::uint64_t begin, std::optional<std::uint64_t> end, unsigned threads = 1);
     ~StreamCheckSink() override;
     const StreamResult& result() const { return m_result; }
     formats::PayloadCompression compression() const { return m_compression; }

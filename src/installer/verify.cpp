@@ -19,28 +19,28 @@ using formats::PayloadCompression;
 
 const char* to_string(Verdict v) {
     switch (v) {
-    case Verdict::good: return "good";
-    case Verdict::empty: return "empty";
-    case Verdict::error_page: return "error-page";
-    case Verdict::not_an_installer: return "not-an-installer";
-    case Verdict::header_corrupt: return "header-corrupt";
-    case Verdict::truncated: return "truncated";
-    case Verdict::fat32_cut: return "fat32-cut";
-    case Verdict::too_long: return "too-long";
-    case Verdict::corrupt: return "corrupt";
-    case Verdict::digest_mismatch: return "digest-mismatch";
-    case Verdict::unreadable: break;
+        case Verdict::good: return "good";
+        case Verdict::empty: return "empty";
+        case Verdict::error_page: return "error-page";
+        case Verdict::not_an_installer: return "not-an-installer";
+        case Verdict::header_corrupt: return "header-corrupt";
+        case Verdict::truncated: return "truncated";
+        case Verdict::fat32_cut: return "fat32-cut";
+        case Verdict::too_long: return "too-long";
+        case Verdict::corrupt: return "corrupt";
+        case Verdict::digest_mismatch: return "digest-mismatch";
+        case Verdict::unreadable: break;
     }
     return "unreadable";
 }
 
 const char* to_string(CheckStatus s) {
     switch (s) {
-    case CheckStatus::ok: return "ok";
-    case CheckStatus::bad: return "bad";
-    case CheckStatus::warning: return "warning";
-    case CheckStatus::skipped: return "skipped";
-    case CheckStatus::info: break;
+        case CheckStatus::ok: return "ok";
+        case CheckStatus::bad: return "bad";
+        case CheckStatus::warning: return "warning";
+        case CheckStatus::skipped: return "skipped";
+        case CheckStatus::info: break;
     }
     return "info";
 }
@@ -81,7 +81,6 @@ std::string folder_of(const std::string& path) {
     return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-
 /// "5 bytes", or "2.0 MiB (2097152 bytes)" where the exact count adds something.
 std::string amount(std::uint64_t n) { return n < 1024 ? human_bytes(n) : human_bytes(n) + " (" + std::to_string(n) + " bytes)"; }
 
@@ -120,9 +119,7 @@ class Verifier {
     Plan m_plan;
     std::optional<DiskInfo> m_sits;
     bool m_size_proven = false;  ///< the size matches a declared size exactly
-    unsigned threads() const {
-        return m_options.threads ? m_options.threads : std::max(1u, std::thread::hardware_concurrency());
-    }
+    unsigned threads() const { return m_options.threads ? m_options.threads : std::max(1u, std::thread::hardware_concurrency()); }
 };
 
 void Verifier::check_space_where_it_sits() {
@@ -136,8 +133,7 @@ void Verifier::check_space_where_it_sits() {
         d->fat = *m_options.fs_type_override == "vfat" || *m_options.fs_type_override == "msdos";
     }
     m_sits = *d;
-    add("space", CheckStatus::info,
-        human_bytes(d->free_bytes) + " free on " + d->fs_type + " where it sits (" + d->path + ")");
+    add("space", CheckStatus::info, human_bytes(d->free_bytes) + " free on " + d->fs_type + " where it sits (" + d->path + ")");
 }
 
 void Verifier::plan_makeself() {
@@ -163,43 +159,46 @@ void Verifier::plan_makeself() {
     if (last.size) {
         const std::uint64_t declared = last.offset + *last.size;
         if (declared - h.payload_offset > kPlausibleInstaller) {
-            add("size", CheckStatus::bad, "the header declares " + human_bytes(declared - h.payload_offset) +
-                                              " of payload, more than any installer: the header is damaged");
+            add("size", CheckStatus::bad,
+                "the header declares " + human_bytes(declared - h.payload_offset) +
+                    " of payload, more than any installer: the header is damaged");
             judge(Verdict::header_corrupt);
             return;
         }
         if (m_r.size < declared) {
             const auto missing = declared - m_r.size;
             add("size", CheckStatus::bad,
-                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " + amount(missing) + " missing, " + std::to_string(m_r.size * 100 / declared) + "% arrived");
+                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " + amount(missing) +
+                    " missing, " + std::to_string(m_r.size * 100 / declared) + "% arrived");
             judge(Verdict::truncated);
         } else if (m_r.size > declared) {
             add("size", CheckStatus::bad,
-                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " + std::to_string(m_r.size - declared) +
-                    " bytes too many after the archive's end");
+                std::to_string(m_r.size) + " bytes, the header declares " + std::to_string(declared) + ": " +
+                    std::to_string(m_r.size - declared) + " bytes too many after the archive's end");
             judge(Verdict::too_long);
         } else {
             m_size_proven = true;
             add("size", CheckStatus::ok, std::to_string(m_r.size) + " bytes, exactly as the header declares");
         }
     } else {
-        add("size", CheckStatus::info, "the header declares no size (" + std::string(formats::to_string(h.family)) +
-                                           " makeself): the stream check below finds a cut file");
+        add("size", CheckStatus::info,
+            "the header declares no size (" + std::string(formats::to_string(h.family)) +
+                " makeself): the stream check below finds a cut file");
     }
     if (bad()) return;
 
     // The payload's first bytes must be what the header's decompressor expects.
     const auto magic = read_at(m_fd, h.payload_offset, 512);
     const auto found = formats::detect_file_kind(magic);
-    const FileKind want = h.compression == PayloadCompression::gzip   ? FileKind::gzip
-                          : h.compression == PayloadCompression::xz   ? FileKind::xz
-                          : h.compression == PayloadCompression::zstd ? FileKind::zstd
+    const FileKind want = h.compression == PayloadCompression::gzip    ? FileKind::gzip
+                          : h.compression == PayloadCompression::xz    ? FileKind::xz
+                          : h.compression == PayloadCompression::zstd  ? FileKind::zstd
                           : h.compression == PayloadCompression::bzip2 ? FileKind::bzip2
-                                                                        : FileKind::binary;
+                                                                       : FileKind::binary;
     if (want != FileKind::binary && found != want) {
-        add("payload", CheckStatus::bad, std::string("the header announces a ") + formats::to_string(h.compression) +
-                                             " payload at byte " + std::to_string(h.payload_offset) + " but it starts as " +
-                                             describe(found));
+        add("payload", CheckStatus::bad,
+            std::string("the header announces a ") + formats::to_string(h.compression) + " payload at byte " +
+                std::to_string(h.payload_offset) + " but it starts as " + describe(found));
         judge(magic.empty() ? Verdict::truncated : Verdict::corrupt);
         return;
     }
@@ -209,7 +208,8 @@ void Verifier::plan_makeself() {
         const auto from = h.fork_checksum_offset.value_or(0);
         const std::string what = "bytes from line 4 to the end";
         if (h.fork_crc)
-            m_plan.digests.push_back({"crc", what, std::to_string(*h.fork_crc), std::make_unique<DigestSink>(DigestKind::cksum, from, std::nullopt)});
+            m_plan.digests.push_back(
+                {"crc", what, std::to_string(*h.fork_crc), std::make_unique<DigestSink>(DigestKind::cksum, from, std::nullopt)});
         if (h.fork_md5)
             m_plan.digests.push_back({"md5", what, *h.fork_md5, std::make_unique<DigestSink>(DigestKind::md5, from, std::nullopt)});
     }
@@ -218,15 +218,16 @@ void Verifier::plan_makeself() {
         const std::string what = h.payloads.size() == 1 ? "the payload" : "payload " + std::to_string(i + 1);
         const auto end = p.size ? std::optional<std::uint64_t>(p.offset + *p.size) : std::nullopt;
         if (h.family == formats::MakeselfFamily::upstream) {
-            if (p.sha256) m_plan.digests.push_back({"sha256", what, *p.sha256, std::make_unique<DigestSink>(DigestKind::sha256, p.offset, end)});
+            if (p.sha256)
+                m_plan.digests.push_back({"sha256", what, *p.sha256, std::make_unique<DigestSink>(DigestKind::sha256, p.offset, end)});
             if (p.md5) m_plan.digests.push_back({"md5", what, *p.md5, std::make_unique<DigestSink>(DigestKind::md5, p.offset, end)});
             // makeself checks the CRC only when no MD5 or SHA-256 was checked.
             if (p.crc && !p.md5 && !p.sha256)
-                m_plan.digests.push_back({"crc", what, std::to_string(*p.crc), std::make_unique<DigestSink>(DigestKind::cksum, p.offset, end)});
+                m_plan.digests.push_back(
+                    {"crc", what, std::to_string(*p.crc), std::make_unique<DigestSink>(DigestKind::cksum, p.offset, end)});
             if (!p.sha256 && !p.md5 && !p.crc) m_plan.notes.push_back("the header records no MD5, SHA-256 or CRC of " + what);
         }
-        if (h.compression == PayloadCompression::gzip || h.compression == PayloadCompression::xz ||
-            h.compression == PayloadCompression::zstd)
+        if (h.compression == PayloadCompression::gzip || h.compression == PayloadCompression::xz || h.compression == PayloadCompression::zstd)
             m_plan.streams.push_back({what, std::make_unique<StreamCheckSink>(h.compression, p.offset, end, threads())});
         else if (h.compression != PayloadCompression::none)
             m_plan.notes.push_back(std::string("the ") + formats::to_string(h.compression) + " stream of " + what +
@@ -257,8 +258,9 @@ void Verifier::plan_ar() {
         }
         if (data + m->size > m_r.size) {
             const auto missing = data + m->size - m_r.size;
-            add("size", CheckStatus::bad, "member \"" + m->name + "\" declares " + std::to_string(m->size) + " bytes; the file ends " +
-                                              amount(missing) + " short of it");
+            add("size", CheckStatus::bad,
+                "member \"" + m->name + "\" declares " + std::to_string(m->size) + " bytes; the file ends " + amount(missing) +
+                    " short of it");
             judge(Verdict::truncated);
             return;
         }
@@ -293,7 +295,8 @@ void Verifier::plan_stream_file(PayloadCompression c) {
         }
         add("size", CheckStatus::ok, "the xz stream footer is in place at the end");
     } else {
-        add("size", CheckStatus::info, std::string("a ") + formats::to_string(c) + " stream declares no size up front: the stream check finds a cut file");
+        add("size", CheckStatus::info,
+            std::string("a ") + formats::to_string(c) + " stream declares no size up front: the stream check finds a cut file");
     }
     m_plan.streams.push_back({"the file", std::make_unique<StreamCheckSink>(c, 0, std::nullopt, threads())});
 }
@@ -301,8 +304,9 @@ void Verifier::plan_stream_file(PayloadCompression c) {
 void Verifier::check_fat32_cut() {
     if (m_r.size != kFat32MaxFile || m_size_proven) return;
     const bool on_fat = m_sits && m_sits->fat;
-    add("fat32", CheckStatus::bad, "exactly 4 GiB − 1 bytes (4294967295): the largest file FAT32 can hold" +
-                                       std::string(on_fat ? ", and it sits on a FAT filesystem" : ""));
+    add("fat32", CheckStatus::bad,
+        "exactly 4 GiB − 1 bytes (4294967295): the largest file FAT32 can hold" +
+            std::string(on_fat ? ", and it sits on a FAT filesystem" : ""));
     m_r.verdict = Verdict::fat32_cut;  // more specific than "truncated"
 }
 
@@ -337,7 +341,8 @@ void Verifier::check_unpack_space(std::optional<std::uint64_t> need) {
 
 void Verifier::plan_user_digests() {
     if (m_options.sha256)
-        m_plan.digests.push_back({"user-sha256", "the file", *m_options.sha256, std::make_unique<DigestSink>(DigestKind::sha256, 0, std::nullopt)});
+        m_plan.digests.push_back(
+            {"user-sha256", "the file", *m_options.sha256, std::make_unique<DigestSink>(DigestKind::sha256, 0, std::nullopt)});
     if (m_options.md5)
         m_plan.digests.push_back({"user-md5", "the file", *m_options.md5, std::make_unique<DigestSink>(DigestKind::md5, 0, std::nullopt)});
 }
@@ -350,7 +355,8 @@ void Verifier::run_pass(const ProgressFn& progress) {
         add("read", CheckStatus::bad, result.error->message);
         judge(Verdict::unreadable);
     } else if (result.bytes_read != m_r.size) {
-        add("read", CheckStatus::bad, "the file changed size while it was read (" + std::to_string(result.bytes_read) + " of " + std::to_string(m_r.size) + " bytes)");
+        add("read", CheckStatus::bad,
+            "the file changed size while it was read (" + std::to_string(result.bytes_read) + " of " + std::to_string(m_r.size) + " bytes)");
         judge(Verdict::unreadable);
     }
 }
@@ -360,20 +366,16 @@ void Verifier::judge_pass() {
         const auto& res = s.sink->result();
         const std::string name = std::string(formats::to_string(s.sink->compression())) + " stream of " + s.what;
         switch (res.status) {
-        case StreamStatus::ok:
-            add("stream", CheckStatus::ok, name + ": decompresses to its end and trailer (" + human_bytes(res.uncompressed) + ")");
-            break;
-        case StreamStatus::ended_early:
-            add("stream", CheckStatus::bad, name + ": " + res.detail);
-            judge(Verdict::truncated);
-            break;
-        case StreamStatus::corrupt:
-            add("stream", CheckStatus::bad, name + ": " + res.detail);
-            break;
-        case StreamStatus::trailing:
-            add("stream", CheckStatus::warning, name + ": " + res.detail);
-            break;
-        case StreamStatus::unchecked: add("stream", CheckStatus::skipped, name + ": " + res.detail); break;
+            case StreamStatus::ok:
+                add("stream", CheckStatus::ok, name + ": decompresses to its end and trailer (" + human_bytes(res.uncompressed) + ")");
+                break;
+            case StreamStatus::ended_early:
+                add("stream", CheckStatus::bad, name + ": " + res.detail);
+                judge(Verdict::truncated);
+                break;
+            case StreamStatus::corrupt: add("stream", CheckStatus::bad, name + ": " + res.detail); break;
+            case StreamStatus::trailing: add("stream", CheckStatus::warning, name + ": " + res.detail); break;
+            case StreamStatus::unchecked: add("stream", CheckStatus::skipped, name + ": " + res.detail); break;
         }
     }
     bool own_mismatch = false;
@@ -408,34 +410,34 @@ void Verifier::run(const ProgressFn& progress) {
     if (supported) add("kind", CheckStatus::ok, m_r.kind_text);
     check_space_where_it_sits();
     switch (m_r.kind) {
-    case FileKind::empty:
-        add("kind", CheckStatus::bad, "the file is empty (0 bytes)");
-        judge(Verdict::empty);
-        break;
-    case FileKind::html:
-    case FileKind::xml:
-    case FileKind::json:
-    case FileKind::text: {
-        const auto excerpt = formats::text_excerpt(m_head);
-        if (!excerpt.empty()) m_r.kind_text += ": \"" + excerpt + "\"";
-        add("kind", CheckStatus::bad, m_r.kind_text + " (" + std::to_string(m_r.size) + " bytes), not an installer");
-        judge(Verdict::error_page);
-        break;
-    }
-    case FileKind::makeself: plan_makeself(); break;
-    case FileKind::deb:
-    case FileKind::ar: plan_ar(); break;
-    case FileKind::xz: plan_stream_file(PayloadCompression::xz); break;
-    case FileKind::gzip: plan_stream_file(PayloadCompression::gzip); break;
-    case FileKind::zstd: plan_stream_file(PayloadCompression::zstd); break;
-    case FileKind::tar:
-    case FileKind::bzip2:
-        m_plan.notes.push_back(std::string(describe(m_r.kind)) + " carries no integrity data cudoctor can check");
-        break;
-    default:
-        add("kind", CheckStatus::bad, m_r.kind_text + ", not an installer");
-        judge(Verdict::not_an_installer);
-        break;
+        case FileKind::empty:
+            add("kind", CheckStatus::bad, "the file is empty (0 bytes)");
+            judge(Verdict::empty);
+            break;
+        case FileKind::html:
+        case FileKind::xml:
+        case FileKind::json:
+        case FileKind::text: {
+            const auto excerpt = formats::text_excerpt(m_head);
+            if (!excerpt.empty()) m_r.kind_text += ": \"" + excerpt + "\"";
+            add("kind", CheckStatus::bad, m_r.kind_text + " (" + std::to_string(m_r.size) + " bytes), not an installer");
+            judge(Verdict::error_page);
+            break;
+        }
+        case FileKind::makeself: plan_makeself(); break;
+        case FileKind::deb:
+        case FileKind::ar: plan_ar(); break;
+        case FileKind::xz: plan_stream_file(PayloadCompression::xz); break;
+        case FileKind::gzip: plan_stream_file(PayloadCompression::gzip); break;
+        case FileKind::zstd: plan_stream_file(PayloadCompression::zstd); break;
+        case FileKind::tar:
+        case FileKind::bzip2:
+            m_plan.notes.push_back(std::string(describe(m_r.kind)) + " carries no integrity data cudoctor can check");
+            break;
+        default:
+            add("kind", CheckStatus::bad, m_r.kind_text + ", not an installer");
+            judge(Verdict::not_an_installer);
+            break;
     }
     if (m_r.makeself) m_r.checks.front().message = m_r.kind_text;
     if (m_r.kind != FileKind::empty) check_fat32_cut();
@@ -473,15 +475,16 @@ Expected<VerifyReport> verify_installer(const VerifyOptions& options, const Prog
     }
     Fd fd(raw);
     struct stat st {};
-    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        return fail(Errc::io, options.path + " is not a regular file");
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return fail(Errc::io, options.path + " is not a regular file");
     ::fcntl(fd.get(), F_SETFL, 0);  // O_NONBLOCK only kept a FIFO from hanging the open
     VerifyReport report;
     report.path = options.path;
     report.size = static_cast<std::uint64_t>(st.st_size);
     auto lowered = options;
-    if (lowered.sha256) for (auto& c : *lowered.sha256) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lowered.md5) for (auto& c : *lowered.md5) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.sha256)
+        for (auto& c : *lowered.sha256) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lowered.md5)
+        for (auto& c : *lowered.md5) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     Verifier(lowered, fd.get(), report).run(progress);
     return report;
 }

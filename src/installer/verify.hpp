@@ -18,17 +18,17 @@ namespace cudoctor::installer {
 
 /// The one answer, most specific cause first.
 enum class Verdict {
-    good,             ///< whole and consistent (and matching --sha256/--md5 when given)
-    empty,            ///< zero bytes
-    error_page,       ///< an HTML/XML/JSON/text page saved under the installer's name
-    not_an_installer, ///< an ELF, zip, plain script or unknown bytes
-    header_corrupt,   ///< a makeself header with impossible values
-    truncated,        ///< shorter than declared, or a stream that stops before its end
-    fat32_cut,        ///< cut at 4 GiB − 1 bytes (a FAT32 copy)
-    too_long,         ///< bytes after the declared end
-    corrupt,          ///< the archive's own sums or its compressed stream disagree with the bytes
-    digest_mismatch,  ///< self-consistent, but not the file whose --sha256/--md5 was given
-    unreadable,       ///< a read error part way (a failing disk, a vanished network mount)
+    good,              ///< whole and consistent (and matching --sha256/--md5 when given)
+    empty,             ///< zero bytes
+    error_page,        ///< an HTML/XML/JSON/text page saved under the installer's name
+    not_an_installer,  ///< an ELF, zip, plain script or unknown bytes
+    header_corrupt,    ///< a makeself header with impossible values
+    truncated,         ///< shorter than declared, or a stream that stops before its end
+    fat32_cut,         ///< cut at 4 GiB − 1 bytes (a FAT32 copy)
+    too_long,          ///< bytes after the declared end
+    corrupt,           ///< the archive's own sums or its compressed stream disagree with the bytes
+    digest_mismatch,   ///< self-consistent, but not the file whose --sha256/--md5 was given
+    unreadable,        ///< a read error part way (a failing disk, a vanished network mount)
 };
 
 /// "good", "empty", "error-page", "not-an-installer", "header-corrupt", "truncated",
@@ -48,11 +48,11 @@ struct Check {
 
 struct VerifyOptions {
     std::string path;
-    std::optional<std::string> sha256;  ///< expected SHA-256 of the whole file (hex)
-    std::optional<std::string> md5;     ///< expected MD5 of the whole file (hex)
-    std::string unpack_dir = "/tmp";    ///< where an installer unpacks ($TMPDIR)
+    std::optional<std::string> sha256;            ///< expected SHA-256 of the whole file (hex)
+    std::optional<std::string> md5;               ///< expected MD5 of the whole file (hex)
+    std::string unpack_dir = "/tmp";              ///< where an installer unpacks ($TMPDIR)
     std::optional<std::string> fs_type_override;  ///< pretend the file sits on this fs (test seam)
-    unsigned threads = 0;               ///< decoder threads for xz; 0: the machine's cores
+    unsigned threads = 0;                         ///< decoder threads for xz; 0: the machine's cores
 };
 
 struct VerifyReport {

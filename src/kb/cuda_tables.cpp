@@ -10,10 +10,9 @@ namespace cudoctor::kb {
 namespace detail {
 
 Expected<void> read_toolkits(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"toolkit", "label", "min_linux_driver", "min_windows_driver",
-                                         "driver_branch", "minor_compat_floor_linux",
-                                         "minor_compat_floor_windows", "runfile", "runfile_driver",
-                                         "confidence", "note"});
+    if (auto ok =
+            table.require_columns({"toolkit", "label", "min_linux_driver", "min_windows_driver", "driver_branch", "minor_compat_floor_linux",
+                                   "minor_compat_floor_windows", "runfile", "runfile_driver", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -36,8 +35,7 @@ Expected<void> read_toolkits(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_compilers(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns(
-            {"toolkit_from", "releases", "max_gcc", "max_clang", "min_gcc", "min_clang", "confidence", "note"});
+    if (auto ok = table.require_columns({"toolkit_from", "releases", "max_gcc", "max_clang", "min_gcc", "min_clang", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -57,9 +55,8 @@ Expected<void> read_compilers(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_archs(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"sm", "compute_capability", "architecture", "example_products",
-                                         "first_cuda", "last_cuda", "deprecated_in", "removed_in",
-                                         "nvcc_13_0_accepts", "confidence", "note"});
+    if (auto ok = table.require_columns({"sm", "compute_capability", "architecture", "example_products", "first_cuda", "last_cuda",
+                                         "deprecated_in", "removed_in", "nvcc_13_0_accepts", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -111,8 +108,7 @@ std::optional<Version> Kb::min_driver_for(const Version& toolkit) const {
 }
 
 std::optional<ToolkitRelease> Kb::toolkit_release(const Version& toolkit) const {
-    const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key,
-                                          kAnyRow);
+    const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key, kAnyRow);
     if (!row) return std::nullopt;
     return *row;
 }
@@ -125,8 +121,7 @@ std::optional<Version> Kb::minor_compat_floor(int cuda_major) const {
 }
 
 std::optional<HostCompilerLimits> Kb::host_compiler_limits(const Version& toolkit) const {
-    const auto* row = detail::release_row(m_data->compilers, toolkit, compiler_key,
-                                          kAnyRow);
+    const auto* row = detail::release_row(m_data->compilers, toolkit, compiler_key, kAnyRow);
     if (!row) return std::nullopt;
     return *row;
 }

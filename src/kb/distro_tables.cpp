@@ -29,8 +29,7 @@ Expected<void> read_distros(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_packages(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"name", "template", "repository", "pulls_driver", "confidence", "note"}); !ok)
-        return ok;
+    if (auto ok = table.require_columns({"name", "template", "repository", "pulls_driver", "confidence", "note"}); !ok) return ok;
     for (const auto& row : table.rows()) {
         const RowView r(table, row);
         PackageTemplate p;
@@ -67,8 +66,7 @@ std::optional<PackageTemplate> Kb::package_template(std::string_view name) const
     return std::nullopt;
 }
 
-std::optional<std::string> Kb::package_name(std::string_view name,
-                                            const std::map<std::string, std::string>& values) const {
+std::optional<std::string> Kb::package_name(std::string_view name, const std::map<std::string, std::string>& values) const {
     const auto templ = package_template(name);
     if (!templ) return std::nullopt;
     std::string out;

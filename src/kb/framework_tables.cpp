@@ -35,9 +35,8 @@ Expected<std::vector<std::string>> read_arch_list(const RowView& r, std::string_
 namespace detail {
 
 Expected<void> read_cudnn(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"cudnn_first", "cudnn_last", "package_variant", "cuda_min", "cuda_max",
-                                         "static_linking", "min_linux_driver", "min_windows_driver", "cc_min",
-                                         "cc_max", "source", "confidence", "note"});
+    if (auto ok = table.require_columns({"cudnn_first", "cudnn_last", "package_variant", "cuda_min", "cuda_max", "static_linking",
+                                         "min_linux_driver", "min_windows_driver", "cc_min", "cc_max", "source", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -64,9 +63,8 @@ Expected<void> read_cudnn(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_torch(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"torch", "variant", "cuda", "status", "bundled_cudnn", "cuda_archs",
-                                         "cuda_archs_aarch64", "pypi_default", "python", "cxx_standard",
-                                         "release_date", "confidence", "note"});
+    if (auto ok = table.require_columns({"torch", "variant", "cuda", "status", "bundled_cudnn", "cuda_archs", "cuda_archs_aarch64",
+                                         "pypi_default", "python", "cxx_standard", "release_date", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -97,8 +95,7 @@ Expected<void> read_torch(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_tensorflow(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"tensorflow", "package", "platform", "python", "compiler", "build_tools",
-                                         "cudnn", "cuda", "note"});
+    if (auto ok = table.require_columns({"tensorflow", "package", "platform", "python", "compiler", "build_tools", "cudnn", "cuda", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -127,8 +124,7 @@ bool CudnnCudaSupport::covers_cuda(const Version& cuda) const {
 std::vector<CudnnCudaSupport> Kb::cudnn_builds(const Version& cudnn) const {
     std::vector<CudnnCudaSupport> rows;
     for (const auto& c : m_data->cudnn) {
-        if (cudnn.truncated(c.cudnn_first.size()) >= c.cudnn_first &&
-            cudnn.truncated(c.cudnn_last.size()) <= c.cudnn_last) {
+        if (cudnn.truncated(c.cudnn_first.size()) >= c.cudnn_first && cudnn.truncated(c.cudnn_last.size()) <= c.cudnn_last) {
             rows.push_back(c);
         }
     }
@@ -164,8 +160,7 @@ std::optional<TorchWheel> Kb::torch_wheel(const Version& torch, std::string_view
     return std::nullopt;
 }
 
-std::optional<TensorflowBuild> Kb::tensorflow_tested_build(const Version& tensorflow,
-                                                           std::string_view platform) const {
+std::optional<TensorflowBuild> Kb::tensorflow_tested_build(const Version& tensorflow, std::string_view platform) const {
     const std::string wanted = text::to_lower(platform);
     const auto* row = detail::release_row(
         m_data->tensorflow, tensorflow, [](const TensorflowBuild& t) -> const Version& { return t.tensorflow; },

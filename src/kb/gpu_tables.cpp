@@ -22,8 +22,8 @@ std::optional<std::uint16_t> parse_hex16(std::string_view s) {
 namespace detail {
 
 Expected<void> read_gpus(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"pci_id", "name", "architecture", "chip", "compute_capability", "category",
-                                         "in_debian12_pciids", "nvidia_driver_names", "confidence", "note"});
+    if (auto ok = table.require_columns({"pci_id", "name", "architecture", "chip", "compute_capability", "category", "in_debian12_pciids",
+                                         "nvidia_driver_names", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {
@@ -57,9 +57,7 @@ Expected<void> read_gpus(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_gpu_chips(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns(
-            {"chip_prefix", "architecture", "compute_capability", "examples", "confidence", "note"});
-        !ok)
+    if (auto ok = table.require_columns({"chip_prefix", "architecture", "compute_capability", "examples", "confidence", "note"}); !ok)
         return ok;
     for (const auto& row : table.rows()) {
         const RowView r(table, row);
@@ -78,8 +76,7 @@ Expected<void> read_gpu_chips(const Table& table, Kb::Data& data) {
 }
 
 Expected<void> read_kernel_modules(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"architecture", "open_module", "proprietary_module", "driver_branch", "note"}); !ok)
-        return ok;
+    if (auto ok = table.require_columns({"architecture", "open_module", "proprietary_module", "driver_branch", "note"}); !ok) return ok;
     for (const auto& row : table.rows()) {
         const RowView r(table, row);
         KernelModules k;

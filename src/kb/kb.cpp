@@ -100,8 +100,7 @@ const Kb& Kb::builtin() {
     static const Kb kb = [] {
         auto loaded = load();
         if (!loaded) {
-            std::fprintf(stderr, "cudoctor: internal error: embedded knowledge base: %s\n",
-                         loaded.error().message.c_str());
+            std::fprintf(stderr, "cudoctor: internal error: embedded knowledge base: %s\n", loaded.error().message.c_str());
             std::abort();
         }
         return std::move(*loaded);

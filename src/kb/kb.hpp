@@ -47,15 +47,15 @@ struct GpuChip {
 
 /// One row of cuda_driver.tsv: a toolkit release and the driver it needs.
 struct ToolkitRelease {
-    Version toolkit;                                    ///< the release: 12.4.1
-    std::string label;                                  ///< "CUDA 12.4 Update 1" (Table 3)
-    std::optional<Version> min_linux_driver;            ///< Table 3, x86_64 Linux
+    Version toolkit;                          ///< the release: 12.4.1
+    std::string label;                        ///< "CUDA 12.4 Update 1" (Table 3)
+    std::optional<Version> min_linux_driver;  ///< Table 3, x86_64 Linux
     std::optional<Version> min_windows_driver;
-    std::string driver_branch;                          ///< "R550"
-    std::optional<Version> minor_compat_floor_linux;    ///< minor-version compatibility floor of the major
+    std::string driver_branch;                        ///< "R550"
+    std::optional<Version> minor_compat_floor_linux;  ///< minor-version compatibility floor of the major
     std::optional<Version> minor_compat_floor_windows;
-    std::string runfile;                                ///< "cuda_12.4.1_550.54.15_linux.run"
-    std::optional<Version> runfile_driver;              ///< the driver the runfile bundles
+    std::string runfile;                    ///< "cuda_12.4.1_550.54.15_linux.run"
+    std::optional<Version> runfile_driver;  ///< the driver the runfile bundles
     std::string confidence;
     std::string note;
 };
@@ -79,7 +79,7 @@ struct ArchSupport {
     std::string architecture;        ///< "Ada Lovelace"
     std::string example_products;
     std::optional<Version> first_cuda;
-    std::optional<Version> last_cuda;     ///< unset: still supported (or unknown while first_cuda is unset)
+    std::optional<Version> last_cuda;  ///< unset: still supported (or unknown while first_cuda is unset)
     std::optional<Version> deprecated_in;
     std::optional<Version> removed_in;
     std::optional<bool> nvcc_13_0_accepts;
@@ -90,8 +90,8 @@ struct ArchSupport {
 /// One row of driver_kernel_modules.tsv.
 struct KernelModules {
     std::string architecture;
-    bool open = false;         ///< the open kernel module (nvidia-driver-NNN-open) works
-    bool proprietary = false;  ///< the proprietary module works
+    bool open = false;                 ///< the open kernel module (nvidia-driver-NNN-open) works
+    bool proprietary = false;          ///< the proprietary module works
     std::optional<int> driver_branch;  ///< the newest branch supporting it: the one to install (580, 470)
     std::string note;
 };
@@ -118,10 +118,10 @@ struct CudnnCudaSupport {
 
 /// One row of pytorch_cuda.tsv: a PyTorch release's wheel for one CUDA variant.
 struct TorchWheel {
-    Version torch;                 ///< release series: 2.4
-    std::string variant;           ///< "cu124" (index https://download.pytorch.org/whl/cu124)
-    Version cuda;                  ///< 12.4
-    std::string status;            ///< "stable", "experimental" or "" (not in the release matrix)
+    Version torch;        ///< release series: 2.4
+    std::string variant;  ///< "cu124" (index https://download.pytorch.org/whl/cu124)
+    Version cuda;         ///< 12.4
+    std::string status;   ///< "stable", "experimental" or "" (not in the release matrix)
     std::optional<Version> bundled_cudnn;
     std::vector<std::string> cuda_archs;  ///< compute capabilities with SASS ("7.5", "8.0", …); empty = unknown
     bool ptx = false;                     ///< PTX of the last arch is included too ("12.0+PTX")
@@ -154,7 +154,7 @@ struct DistroRelease {
     std::string version;   ///< os-release VERSION_ID: "22.04", "12"
     std::string codename;  ///< "jammy"
     std::optional<int> default_gcc;
-    std::string cuda_repo;  ///< "ubuntu2204" ("" unknown)
+    std::string cuda_repo;                    ///< "ubuntu2204" ("" unknown)
     std::optional<int> distro_driver_branch;  ///< the branch of the release's own nvidia-driver package (Debian 12: 535)
     std::string confidence;
     std::string note;
@@ -164,12 +164,12 @@ struct DistroRelease {
 struct JaxBuild {
     Version jax_first;
     Version jax_last;
-    std::string extra;        ///< "cuda12": pip install "jax[cuda12]==<release>"
-    Version cuda_built;       ///< 12.3 (or 12 where the minor is not published)
-    Version cuda_min;         ///< the oldest CUDA its version check accepts
+    std::string extra;   ///< "cuda12": pip install "jax[cuda12]==<release>"
+    Version cuda_built;  ///< 12.3 (or 12 where the minor is not published)
+    Version cuda_min;    ///< the oldest CUDA its version check accepts
     std::optional<Version> cudnn_built;
     std::optional<Version> min_linux_driver;
-    std::string cc_min;       ///< oldest compute capability ("5.2"; "" unknown)
+    std::string cc_min;  ///< oldest compute capability ("5.2"; "" unknown)
     std::string confidence;
     std::string note;
 };
@@ -188,8 +188,8 @@ struct CudaRepository {
 
 /// One row of package_names.tsv: a package name or command template with {placeholders}.
 struct PackageTemplate {
-    std::string name;      ///< "cuda_toolkit"
-    std::string text;      ///< "cuda-toolkit-{major}-{minor}"
+    std::string name;  ///< "cuda_toolkit"
+    std::string text;  ///< "cuda-toolkit-{major}-{minor}"
     std::string repository;
     std::optional<bool> pulls_driver;
     std::string confidence;
@@ -275,8 +275,7 @@ class Kb {
     std::optional<TorchWheel> torch_wheel(const Version& torch, std::string_view variant) const;
     /// The tested build of a TensorFlow release on "Linux" or "Windows": the exact release, else
     /// the highest of the same major.minor below it, else that minor's first (2.16.2 → 2.16.1).
-    std::optional<TensorflowBuild> tensorflow_tested_build(const Version& tensorflow,
-                                                           std::string_view platform = "Linux") const;
+    std::optional<TensorflowBuild> tensorflow_tested_build(const Version& tensorflow, std::string_view platform = "Linux") const;
 
     /// The jax_cuda.tsv rows whose release range holds `jax` (0.4.30 → its cuda12 row), in table
     /// order; empty when the release is unknown.
@@ -293,8 +292,7 @@ class Kb {
     /// A package name or command from package_names.tsv with its {placeholders} filled:
     /// package_name("cuda_toolkit", {{"major","12"},{"minor","4"}}) == "cuda-toolkit-12-4".
     /// nullopt when the name is unknown or a placeholder has no value.
-    std::optional<std::string> package_name(std::string_view name,
-                                            const std::map<std::string, std::string>& values) const;
+    std::optional<std::string> package_name(std::string_view name, const std::map<std::string, std::string>& values) const;
 
     // --- the tables themselves ---------------------------------------------------------------
     /// Every table's file name and the text of its "# source:" line, sorted by name, for

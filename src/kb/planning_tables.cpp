@@ -7,8 +7,8 @@ namespace cudoctor::kb {
 namespace detail {
 
 Expected<void> read_jax(const Table& table, Kb::Data& data) {
-    if (auto ok = table.require_columns({"jax_first", "jax_last", "extra", "cuda_built", "cuda_min", "cudnn_built",
-                                         "min_linux_driver", "cc_min", "confidence", "note"});
+    if (auto ok = table.require_columns({"jax_first", "jax_last", "extra", "cuda_built", "cuda_min", "cudnn_built", "min_linux_driver",
+                                         "cc_min", "confidence", "note"});
         !ok)
         return ok;
     for (const auto& row : table.rows()) {

@@ -1,8 +1,8 @@
 #include "kb/table.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 
 #include "common/text.hpp"
 

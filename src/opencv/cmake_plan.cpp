@@ -72,7 +72,8 @@ bool has_package(const std::optional<std::set<std::string>>& packages, std::init
 
 void add_dev_packages(const snapshot::Snapshot& snap, const std::optional<std::set<std::string>>& packages, CmakePlan& plan) {
     if (!packages) {
-        if (!snap.platform.os_id.empty()) plan.notes.push_back("not a Debian/Ubuntu machine (no dpkg database): the package list below the command is not checked");
+        if (!snap.platform.os_id.empty())
+            plan.notes.push_back("not a Debian/Ubuntu machine (no dpkg database): the package list below the command is not checked");
         return;
     }
     struct Need {
@@ -89,7 +90,11 @@ void add_dev_packages(const snapshot::Snapshot& snap, const std::optional<std::s
         {{"libavcodec-dev"}, "libavcodec-dev", "FFmpeg codec headers", "without them VideoCapture cannot read video files", false},
         {{"libavformat-dev"}, "libavformat-dev", "FFmpeg container headers", "without them VideoCapture cannot read video files", false},
         {{"libswscale-dev"}, "libswscale-dev", "FFmpeg scaler headers", "needed with FFmpeg", false},
-        {{"libgtk-3-dev", "libgtk2.0-dev", "qtbase5-dev"}, "libgtk-3-dev", "GTK 3 headers", "without a GUI toolkit cv2.imshow fails (\"The function is not implemented\")", false},
+        {{"libgtk-3-dev", "libgtk2.0-dev", "qtbase5-dev"},
+         "libgtk-3-dev",
+         "GTK 3 headers",
+         "without a GUI toolkit cv2.imshow fails (\"The function is not implemented\")",
+         false},
         {{"libjpeg-dev", "libjpeg-turbo8-dev", "libjpeg62-turbo-dev"}, "libjpeg-dev", "JPEG headers", "else OpenCV builds its own copy", false},
         {{"libpng-dev"}, "libpng-dev", "PNG headers", "else OpenCV builds its own copy", false},
         {{"libtiff-dev", "libtiff5-dev"}, "libtiff-dev", "TIFF headers", "else OpenCV builds its own copy", false},
@@ -98,7 +103,8 @@ void add_dev_packages(const snapshot::Snapshot& snap, const std::optional<std::s
         if (!has_package(packages, n.any_of)) plan.missing.push_back({n.what, n.why, n.package, "", n.required});
 }
 
-void add_host_compiler(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb, const snapshot::Toolkit& tk, CmakePlan& plan) {
+void add_host_compiler(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb, const snapshot::Toolkit& tk,
+                       CmakePlan& plan) {
     std::optional<int> max_gcc = tk.max_gcc;
     if (!max_gcc)
         if (auto v = Version::parse(tk.version)) max_gcc = kb.max_gcc_for(*v);
@@ -113,7 +119,8 @@ void add_host_compiler(const host::Host& host, const snapshot::Snapshot& snap, c
                                 std::to_string(*max_gcc) + " at most): nvcc would refuse it";
         if (!host.exists(gxx)) {
             const auto pkg = kb.package_name("gxx", {{"gcc", std::to_string(g)}}).value_or("g++-" + std::to_string(g));
-            plan.missing.push_back({"g++ " + std::to_string(g) + " (gcc-" + std::to_string(g) + " is there, its C++ compiler is not)", why, pkg, "", true});
+            plan.missing.push_back(
+                {"g++ " + std::to_string(g) + " (gcc-" + std::to_string(g) + " is there, its C++ compiler is not)", why, pkg, "", true});
         }
         plan.defines.push_back({"CUDA_HOST_COMPILER", gxx, why});
         plan.defines.push_back({"CMAKE_CUDA_HOST_COMPILER", gxx, "the same, for CMake's own CUDA language support (OpenCV 4.9+)"});
@@ -161,8 +168,9 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
             if (auto cc = arch::parse_compute_capability(g.compute_capability))
                 plan.gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
     if (plan.gpus.empty())
-        return fail(Errc::usage, snap.gpus.empty() ? "no NVIDIA GPU found on this machine: give --gpu 8.9 or --gpu \"RTX 4090\""
-                                                   : "this machine's GPU has no known compute capability: give --gpu 8.9 or --gpu \"RTX 4090\"");
+        return fail(Errc::usage, snap.gpus.empty()
+                                     ? "no NVIDIA GPU found on this machine: give --gpu 8.9 or --gpu \"RTX 4090\""
+                                     : "this machine's GPU has no known compute capability: give --gpu 8.9 or --gpu \"RTX 4090\"");
 
     Error error;
     const auto* tk = choose_toolkit(snap, request.cuda, error);
@@ -182,8 +190,9 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
         if (auto range = kb.toolkits_supporting(cc.str()); range && !tk->version.empty()) {
             const auto v = Version::parse(tk->version).value_or(Version());
             if (v < range->first.truncated(2) || (range->last && v.truncated(2) > range->last->truncated(2)))
-                plan.notes.push_back("CUDA " + tk->version + " cannot compile for compute capability " + cc.str() + " (CUDA " + range->first.str() +
-                                     (range->last ? " to " + range->last->str() : std::string(" and newer")) + " can): nvcc will fail on it");
+                plan.notes.push_back("CUDA " + tk->version + " cannot compile for compute capability " + cc.str() + " (CUDA " +
+                                     range->first.str() + (range->last ? " to " + range->last->str() : std::string(" and newer")) +
+                                     " can): nvcc will fail on it");
         }
     }
     const bool dnn_arch_ok = ccs.front() >= arch::ComputeCapability{5, 3};
@@ -201,27 +210,35 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     add_dev_packages(snap, packages, plan);
     if (!cudnn && dnn_arch_ok) {
         const auto pkg = cuda_major ? kb.package_name("cudnn9_dev", {{"major", std::to_string(*cuda_major)}}) : std::nullopt;
-        plan.missing.push_back({"cuDNN headers and library" + (cuda_major ? " for CUDA " + std::to_string(*cuda_major) : std::string()),
-                                "OPENCV_DNN_CUDA needs them: without cuDNN CMake stops (\"DNN: CUDA backend requires cuDNN\") or, with the option off, cv2.dnn runs on the CPU",
-                                pkg.value_or(""), pkg ? "" : "install cuDNN for this CUDA (https://developer.nvidia.com/cudnn)", true});
+        plan.missing.push_back(
+            {"cuDNN headers and library" + (cuda_major ? " for CUDA " + std::to_string(*cuda_major) : std::string()),
+             "OPENCV_DNN_CUDA needs them: without cuDNN CMake stops (\"DNN: CUDA backend requires cuDNN\") or, with the option off, cv2.dnn runs on the CPU",
+             pkg.value_or(""), pkg ? "" : "install cuDNN for this CUDA (https://developer.nvidia.com/cudnn)", true});
     }
 
     plan.defines.push_back({"CMAKE_BUILD_TYPE", "Release", ""});
     plan.defines.push_back({"CMAKE_INSTALL_PREFIX", request.install_prefix, ""});
     if (request.contrib)
-        plan.defines.push_back({"OPENCV_EXTRA_MODULES_PATH", host::join(*request.contrib, "modules"), "the cuda* modules (cudaarithm, cudaimgproc, …) live in opencv_contrib"});
+        plan.defines.push_back({"OPENCV_EXTRA_MODULES_PATH", host::join(*request.contrib, "modules"),
+                                "the cuda* modules (cudaarithm, cudaimgproc, …) live in opencv_contrib"});
     else
-        plan.notes.push_back("no --contrib: the cuda* modules (cudaarithm, cudaimgproc, cv2.cuda.GpuMat filters, …) are in opencv_contrib; without it only the DNN CUDA backend uses the GPU");
+        plan.notes.push_back(
+            "no --contrib: the cuda* modules (cudaarithm, cudaimgproc, cv2.cuda.GpuMat filters, …) are in opencv_contrib; without it only the DNN CUDA backend uses the GPU");
     plan.defines.push_back({"WITH_CUDA", "ON", ""});
     plan.defines.push_back({"CUDA_TOOLKIT_ROOT_DIR", tk->path, "the toolkit to build with (CUDA " + tk->version + ")"});
-    plan.defines.push_back({"CUDA_ARCH_BIN", arch_bin, "native code for exactly these GPUs: no \"no kernel image\" at run time, and a build far shorter than all architectures"});
+    plan.defines.push_back(
+        {"CUDA_ARCH_BIN", arch_bin,
+         "native code for exactly these GPUs: no \"no kernel image\" at run time, and a build far shorter than all architectures"});
     plan.defines.push_back({"CUDA_ARCH_PTX", request.portable ? ccs.front().str() : "",
-                            request.portable ? "PTX of the lowest architecture: newer GPUs run it through the driver's JIT" : "no PTX: this machine only (--portable adds it)"});
+                            request.portable ? "PTX of the lowest architecture: newer GPUs run it through the driver's JIT"
+                                             : "no PTX: this machine only (--portable adds it)"});
     plan.defines.push_back({"WITH_CUBLAS", "ON", ""});
     plan.defines.push_back({"WITH_CUDNN", dnn_arch_ok ? "ON" : "OFF", ""});
-    plan.defines.push_back({"OPENCV_DNN_CUDA", dnn_arch_ok ? "ON" : "OFF",
-                            dnn_arch_ok ? "the DNN CUDA backend (cv2.dnn.DNN_BACKEND_CUDA)" : "the DNN CUDA backend needs compute capability 5.3 or higher"});
-    if (!dnn_arch_ok) plan.notes.push_back("compute capability " + ccs.front().str() + " is below 5.3: OpenCV's DNN CUDA backend cannot be built for it");
+    plan.defines.push_back(
+        {"OPENCV_DNN_CUDA", dnn_arch_ok ? "ON" : "OFF",
+         dnn_arch_ok ? "the DNN CUDA backend (cv2.dnn.DNN_BACKEND_CUDA)" : "the DNN CUDA backend needs compute capability 5.3 or higher"});
+    if (!dnn_arch_ok)
+        plan.notes.push_back("compute capability " + ccs.front().str() + " is below 5.3: OpenCV's DNN CUDA backend cannot be built for it");
     if (cudnn && (cudnn->location == "pip" || cudnn->location == "conda")) {
         const std::string include = host::join(host::dirname(cudnn->path), "include");
         plan.defines.push_back({"CUDNN_INCLUDE_DIR", include, "cuDNN from " + cudnn->location + " is outside CMake's search path"});
@@ -251,25 +268,32 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
             plan.defines.push_back({"PYTHON3_NUMPY_INCLUDE_DIRS", *numpy, "without numpy's headers the Python binding is silently skipped"});
         } else {
             const bool system = interpreter.starts_with("/usr/bin/");
-            plan.missing.push_back({"numpy for " + interpreter, "without numpy's headers CMake silently skips the Python 3 binding (\"numpy: NO\")",
+            plan.missing.push_back({"numpy for " + interpreter,
+                                    "without numpy's headers CMake silently skips the Python 3 binding (\"numpy: NO\")",
                                     system ? "python3-numpy" : "", system ? "" : interpreter + " -m pip install numpy", true});
         }
         if (py && !py->has_headers) {
             const std::string dev = py->version.empty() ? "python3-dev" : "python" + py->version + "-dev";
             plan.missing.push_back({"Python.h for Python " + py->version, "the binding is compiled against Python's headers",
-                                    interpreter.starts_with("/usr/bin/") ? dev : "", interpreter.starts_with("/usr/bin/") ? "" : "install the headers of this Python (conda/venv: they come with the interpreter's distribution)", true});
+                                    interpreter.starts_with("/usr/bin/") ? dev : "",
+                                    interpreter.starts_with("/usr/bin/")
+                                        ? ""
+                                        : "install the headers of this Python (conda/venv: they come with the interpreter's distribution)",
+                                    true});
         }
     }
 
     const auto resources = read_build_resources(host);
     plan.jobs = parallel_jobs(resources, plan.jobs_why);
-    if (!resources.mem_available_kib) plan.notes.push_back("memory unknown: each nvcc job of OpenCV can take about 3 GB; more jobs than that lets the kernel kill cc1plus");
+    if (!resources.mem_available_kib)
+        plan.notes.push_back("memory unknown: each nvcc job of OpenCV can take about 3 GB; more jobs than that lets the kernel kill cc1plus");
     return plan;
 }
 
 void render_text(const CmakePlan& plan, std::ostream& out) {
     out << "OpenCV with CUDA for";
-    for (std::size_t i = 0; i < plan.gpus.size(); ++i) out << (i ? "," : "") << " " << plan.gpus[i].name << " (" << plan.gpus[i].cc.str() << ")";
+    for (std::size_t i = 0; i < plan.gpus.size(); ++i)
+        out << (i ? "," : "") << " " << plan.gpus[i].name << " (" << plan.gpus[i].cc.str() << ")";
     out << ": CUDA " << plan.toolkit_version << " (" << plan.toolkit_path << ")";
     out << (plan.cudnn_version.empty() ? ", no cuDNN" : ", cuDNN " + plan.cudnn_version);
     if (!plan.python.empty()) out << ", " << plan.python;
@@ -277,7 +301,8 @@ void render_text(const CmakePlan& plan, std::ostream& out) {
     if (!plan.missing.empty()) {
         out << "Missing first:\n";
         for (const auto& m : plan.missing) {
-            out << "  " << (m.required ? "✗ " : "· ") << m.what << (m.package.empty() ? "" : " [" + m.package + "]") << "\n      " << m.why << "\n";
+            out << "  " << (m.required ? "✗ " : "· ") << m.what << (m.package.empty() ? "" : " [" + m.package + "]") << "\n      " << m.why
+                << "\n";
             if (!m.command.empty()) out << "      " << m.command << "\n";
         }
         if (auto apt = plan.apt_command(); !apt.empty()) out << "\n  " << apt << "\n";

@@ -20,12 +20,12 @@
 namespace cudoctor::opencv {
 
 struct CmakeRequest {
-    std::string src = "opencv";               ///< the OpenCV source folder (--src)
-    std::optional<std::string> contrib;       ///< the opencv_contrib folder (--contrib)
-    std::vector<arch::TargetGpu> gpus;        ///< --gpu; empty: this machine's GPUs
-    bool portable = false;                    ///< --portable: PTX of the lowest arch too
-    std::optional<std::string> python;        ///< --python interpreter
-    std::optional<std::string> cuda;          ///< --cuda VERSION or toolkit folder
+    std::string src = "opencv";          ///< the OpenCV source folder (--src)
+    std::optional<std::string> contrib;  ///< the opencv_contrib folder (--contrib)
+    std::vector<arch::TargetGpu> gpus;   ///< --gpu; empty: this machine's GPUs
+    bool portable = false;               ///< --portable: PTX of the lowest arch too
+    std::optional<std::string> python;   ///< --python interpreter
+    std::optional<std::string> cuda;     ///< --cuda VERSION or toolkit folder
     std::string install_prefix = "/usr/local";
 };
 
@@ -69,8 +69,7 @@ struct CmakePlan {
 
 /// Builds the plan. Errc::usage when no GPU is known (none found and no --gpu), or --cuda names
 /// no installed toolkit; Errc::not_found when the machine has no CUDA toolkit with nvcc.
-Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb,
-                               const CmakeRequest& request);
+Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb, const CmakeRequest& request);
 
 void render_text(const CmakePlan& plan, std::ostream& out);
 nlohmann::json to_json(const CmakePlan& plan);

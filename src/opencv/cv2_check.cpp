@@ -93,7 +93,8 @@ Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std
     if (run->exit_code != 0) {
         const auto lines = text::lines(run->err);
         const std::string last = lines.empty() ? std::string() : std::string(lines.back());
-        return fail(Errc::io, python + " exited with " + (run->exit_code < 0 ? std::string("a signal") : "status " + std::to_string(run->exit_code)) +
+        return fail(Errc::io, python + " exited with " +
+                                  (run->exit_code < 0 ? std::string("a signal") : "status " + std::to_string(run->exit_code)) +
                                   (last.empty() ? "" : ": " + text::printable(last, 160)));
     }
     auto answer = parse_cv2_answer(run->out);
@@ -127,12 +128,13 @@ void render_text(const Cv2Check& check, std::ostream& out) {
     out << "  OpenCV " << a.version << " at " << a.module_file << "\n";
     if (a.cuda_devices)
         out << "  " << (*a.cuda_devices > 0 ? "✓" : "✗") << " cv2.cuda.getCudaEnabledDeviceCount() = " << *a.cuda_devices
-            << (*a.cuda_devices == 0 ? (check.build.log.cuda ? " (built with CUDA, but no usable GPU: driver, CUDA_VISIBLE_DEVICES, or a driver older than the CUDA it was built with)"
-                                                            : " (built without CUDA)")
-                                     : "")
+            << (*a.cuda_devices == 0
+                    ? (check.build.log.cuda
+                           ? " (built with CUDA, but no usable GPU: driver, CUDA_VISIBLE_DEVICES, or a driver older than the CUDA it was built with)"
+                           : " (built without CUDA)")
+                    : "")
             << "\n";
-    else
-        out << "  ✗ cv2.cuda unusable: " << a.cuda_error << "\n";
+    else out << "  ✗ cv2.cuda unusable: " << a.cuda_error << "\n";
     out << "\nBuild information:\n";
     render_text(check.build, out);
     if (check.build.log.cuda) {

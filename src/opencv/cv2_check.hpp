@@ -20,12 +20,12 @@ namespace cudoctor::opencv {
 
 /// What the child interpreter printed (one JSON object).
 struct Cv2Answer {
-    std::string import_error;        ///< "ModuleNotFoundError: No module named 'cv2'"; "" when cv2 imported
-    std::string version;             ///< cv2.__version__
-    std::string module_file;         ///< cv2.__file__
-    std::string build_information;   ///< cv2.getBuildInformation()
-    std::optional<int> cuda_devices; ///< cv2.cuda.getCudaEnabledDeviceCount()
-    std::string cuda_error;          ///< why that call failed ("AttributeError: …" when cv2 has no cuda module)
+    std::string import_error;            ///< "ModuleNotFoundError: No module named 'cv2'"; "" when cv2 imported
+    std::string version;                 ///< cv2.__version__
+    std::string module_file;             ///< cv2.__file__
+    std::string build_information;       ///< cv2.getBuildInformation()
+    std::optional<int> cuda_devices;     ///< cv2.cuda.getCudaEnabledDeviceCount()
+    std::string cuda_error;              ///< why that call failed ("AttributeError: …" when cv2 has no cuda module)
     std::vector<std::string> libraries;  ///< OpenCV libraries mapped in the child (from /proc/self/maps)
 };
 
@@ -52,9 +52,8 @@ struct Cv2Check {
 /// the interpreter does not exist, Errc::timeout when it hangs (killed), Errc::io when it exits
 /// non-zero (its stderr's last line in the message), Errc::parse for garbage output.
 /// `gpus` empty: the GPU verdicts are left out (arch report notes it).
-Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std::string& python,
-                             std::chrono::milliseconds timeout, const std::vector<arch::TargetGpu>& gpus,
-                             const std::optional<Version>& driver_max_cuda);
+Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std::string& python, std::chrono::milliseconds timeout,
+                             const std::vector<arch::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda);
 
 void render_text(const Cv2Check& check, std::ostream& out);
 nlohmann::json to_json(const Cv2Check& check);

@@ -54,7 +54,8 @@ void judge_errors(const formats::OpencvBuildLog& log, const LogContext& ctx, std
             v.fix = cudnn_install(ctx, log.cuda_version.empty() ? log.cuda_detected : log.cuda_version) +
                     "; or point CMake at it: -D CUDNN_INCLUDE_DIR=<dir of cudnn.h> -D CUDNN_LIBRARY=<libcudnn.so>; or -D OPENCV_DNN_CUDA=OFF";
         } else if (text::contains(e.text, "list GET given empty list") || text::contains(e.where, "OpenCVDetectCUDA")) {
-            v.reason = "nvcc compiled none of OpenCV's architecture probes: usually the host gcc is newer than this CUDA accepts, or no GPU answered the detection";
+            v.reason =
+                "nvcc compiled none of OpenCV's architecture probes: usually the host gcc is newer than this CUDA accepts, or no GPU answered the detection";
             v.fix = "-D CUDA_ARCH_BIN=" + (ctx.gpus.empty() ? std::string("<compute capability>") : gpu_list_cc(ctx.gpus)) +
                     " and -D CUDA_HOST_COMPILER=/usr/bin/g++-<version nvcc accepts> (cudoctor opencv cmake prints both)";
         } else if (text::contains(e.text, "NOTFOUND")) {
@@ -67,7 +68,8 @@ void judge_errors(const formats::OpencvBuildLog& log, const LogContext& ctx, std
         out.push_back(std::move(v));
     }
     if (log.configuring_incomplete && log.errors.empty())
-        out.push_back({"configure", Status::failed, "Configuring incomplete, errors occurred!", "the error lines are not in this log", "save the whole output: cmake … 2>&1 | tee cmake_config.log"});
+        out.push_back({"configure", Status::failed, "Configuring incomplete, errors occurred!", "the error lines are not in this log",
+                       "save the whole output: cmake … 2>&1 | tee cmake_config.log"});
 }
 
 void judge_archs(const formats::OpencvBuildLog& log, const LogContext& ctx, std::vector<Verdict>& out) {
@@ -82,23 +84,29 @@ void judge_archs(const formats::OpencvBuildLog& log, const LogContext& ctx, std:
         return;
     }
     if (!log.has_gpu_arch_line) return;
-    const std::string summary = "CUDA_ARCH_BIN " + (bin.empty() ? std::string("(none)") : join(bin)) + ", PTX " + (ptx.empty() ? std::string("(none)") : join(ptx));
+    const std::string summary =
+        "CUDA_ARCH_BIN " + (bin.empty() ? std::string("(none)") : join(bin)) + ", PTX " + (ptx.empty() ? std::string("(none)") : join(ptx));
     if (ctx.gpus.empty()) {
         out.push_back({"GPU architectures", Status::info, summary, "", ""});
         return;
     }
     std::vector<arch::Image> images;
     for (const auto& a : log.gpu_archs)
-        if (auto cc = arch::parse_compute_capability(a)) images.push_back({formats::FatbinKind::sass, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
+        if (auto cc = arch::parse_compute_capability(a))
+            images.push_back({formats::FatbinKind::sass, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
     for (const auto& a : log.ptx_archs)
-        if (auto cc = arch::parse_compute_capability(a)) images.push_back({formats::FatbinKind::ptx, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
+        if (auto cc = arch::parse_compute_capability(a))
+            images.push_back({formats::FatbinKind::ptx, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
     for (const auto& gpu : ctx.gpus) {
         const auto verdict = arch::verdict_for(std::vector<std::vector<arch::Image>>{images}, gpu.cc);
-        Verdict v{"GPU architectures", Status::enabled, summary + ": " + gpu.name + " (" + gpu.cc.str() + ") " + arch::to_string(verdict.mode) +
-                  (verdict.via.empty() ? "" : " via " + verdict.via), "", ""};
+        Verdict v{"GPU architectures", Status::enabled,
+                  summary + ": " + gpu.name + " (" + gpu.cc.str() + ") " + arch::to_string(verdict.mode) +
+                      (verdict.via.empty() ? "" : " via " + verdict.via),
+                  "", ""};
         if (verdict.mode == arch::RunMode::cannot_run) {
             v.status = Status::failed;
-            v.reason = "no SASS or PTX for compute capability " + gpu.cc.str() + ": every CUDA call fails with \"no kernel image is available for execution on the device\"";
+            v.reason = "no SASS or PTX for compute capability " + gpu.cc.str() +
+                       ": every CUDA call fails with \"no kernel image is available for execution on the device\"";
             v.fix = "-D CUDA_ARCH_BIN=" + gpu.cc.str();
         } else if (verdict.mode == arch::RunMode::ptx_jit) {
             v.status = Status::info;
@@ -117,16 +125,21 @@ void judge_cuda(const formats::OpencvBuildLog& log, std::vector<Verdict>& out) {
             if (!log.cuda_features.empty()) s += " (" + join(log.cuda_features) + ")";
             out.push_back({"CUDA", Status::enabled, s, "", ""});
         } else {
-            out.push_back({"CUDA", Status::skipped, "NO", log.cuda_not_detected ? "CMake did not find the CUDA toolkit" : "WITH_CUDA was off or the toolkit was not found", fix});
+            out.push_back({"CUDA", Status::skipped, "NO",
+                           log.cuda_not_detected ? "CMake did not find the CUDA toolkit" : "WITH_CUDA was off or the toolkit was not found",
+                           fix});
         }
         return;
     }
     if (log.cuda_not_detected) {
-        out.push_back({"CUDA", Status::skipped, "CUDA: Not detected", "CMake found no nvcc (not on PATH, no CUDA_PATH, nothing in /usr/local/cuda)", fix});
+        out.push_back({"CUDA", Status::skipped, "CUDA: Not detected",
+                       "CMake found no nvcc (not on PATH, no CUDA_PATH, nothing in /usr/local/cuda)", fix});
     } else if (log.has_summary) {
         std::string reason = "the summary has no NVIDIA CUDA line: built without CUDA";
-        if (contains(log.unavailable, "cudev") || contains(log.unavailable, "cudaarithm")) reason += " (the cuda* modules are listed as Unavailable)";
-        out.push_back({"CUDA", Status::skipped, "not part of this build", reason, fix + " -D OPENCV_EXTRA_MODULES_PATH=<opencv_contrib>/modules"});
+        if (contains(log.unavailable, "cudev") || contains(log.unavailable, "cudaarithm"))
+            reason += " (the cuda* modules are listed as Unavailable)";
+        out.push_back(
+            {"CUDA", Status::skipped, "not part of this build", reason, fix + " -D OPENCV_EXTRA_MODULES_PATH=<opencv_contrib>/modules"});
     } else if (!log.cuda_detected.empty()) {
         out.push_back({"CUDA", Status::info, "CUDA detected: " + log.cuda_detected + " (the summary is not in this log)", "", ""});
     }
@@ -136,15 +149,18 @@ void judge_cudnn(const formats::OpencvBuildLog& log, const LogContext& ctx, std:
     if (!log.cuda) return;
     const auto* find = log.find("CUDNN");
     if (log.has_cudnn_line && log.cudnn) {
-        out.push_back({"cuDNN", Status::enabled, "YES" + (log.cudnn_version.empty() ? std::string() : ", cuDNN " + log.cudnn_version), "", ""});
+        out.push_back(
+            {"cuDNN", Status::enabled, "YES" + (log.cudnn_version.empty() ? std::string() : ", cuDNN " + log.cudnn_version), "", ""});
         return;
     }
     if (!log.has_cudnn_line && !(find && !find->found)) return;
     std::string reason = find && !find->found ? "Could NOT find CUDNN " + find->detail : "CMake did not find cuDNN's headers and library";
     if (find && !find->found && text::contains(find->detail, "found suitable version"))
-        reason += ": cudnn_version.h was read, but the library or include variable stayed empty (a stale CMakeCache.txt, or the library outside CMake's search path)";
+        reason +=
+            ": cudnn_version.h was read, but the library or include variable stayed empty (a stale CMakeCache.txt, or the library outside CMake's search path)";
     out.push_back({"cuDNN", Status::skipped, "NO", reason,
-                   cudnn_install(ctx, log.cuda_version) + "; or -D CUDNN_INCLUDE_DIR=<dir of cudnn.h> -D CUDNN_LIBRARY=<libcudnn.so>; configure in a fresh build folder"});
+                   cudnn_install(ctx, log.cuda_version) +
+                       "; or -D CUDNN_INCLUDE_DIR=<dir of cudnn.h> -D CUDNN_LIBRARY=<libcudnn.so>; configure in a fresh build folder"});
 }
 
 void judge_dnn(const formats::OpencvBuildLog& log, const LogContext& ctx, std::vector<Verdict>& out) {
@@ -167,7 +183,8 @@ void judge_dnn(const formats::OpencvBuildLog& log, const LogContext& ctx, std::v
     } else if (low_arch) {
         v.status = Status::skipped;
         v.summary = "cannot be built with this arch list";
-        v.reason = "CUDA_ARCH_BIN holds architectures below 5.3, which the DNN CUDA backend does not support (CMake stops when OPENCV_DNN_CUDA=ON)";
+        v.reason =
+            "CUDA_ARCH_BIN holds architectures below 5.3, which the DNN CUDA backend does not support (CMake stops when OPENCV_DNN_CUDA=ON)";
         v.fix = "-D CUDA_ARCH_BIN=" + (ctx.gpus.empty() ? std::string("<5.3 or higher>") : gpu_list_cc(ctx.gpus));
     } else if (log.has_cudnn_line) {
         v.summary = "possible: CUDA, cuBLAS and cuDNN found; on when OPENCV_DNN_CUDA=ON was given";
@@ -184,21 +201,22 @@ void judge_dnn(const formats::OpencvBuildLog& log, const LogContext& ctx, std::v
 }
 
 void judge_python(const formats::OpencvBuildLog& log, std::vector<Verdict>& out) {
-    const std::string numpy_fix = "python3 -m pip install numpy (or sudo apt-get install -y python3-numpy), then "
-                                  "-D PYTHON3_NUMPY_INCLUDE_DIRS=$(python3 -c 'import numpy; print(numpy.get_include())')";
+    const std::string numpy_fix =
+        "python3 -m pip install numpy (or sudo apt-get install -y python3-numpy), then "
+        "-D PYTHON3_NUMPY_INCLUDE_DIRS=$(python3 -c 'import numpy; print(numpy.get_include())')";
     if (log.python3) {
         const auto& py = *log.python3;
         if (py.interpreter.empty() && py.libraries.empty() && py.numpy.empty()) return;  // a log cut after the heading
         if (py.interpreter.empty() || py.interpreter.starts_with("NO"))
-            out.push_back({"Python 3", Status::skipped, "no interpreter", "CMake found no Python 3 interpreter", "-D PYTHON3_EXECUTABLE=$(command -v python3)"});
+            out.push_back({"Python 3", Status::skipped, "no interpreter", "CMake found no Python 3 interpreter",
+                           "-D PYTHON3_EXECUTABLE=$(command -v python3)"});
         else if (!py.numpy_found())
             out.push_back({"Python 3", Status::skipped, "numpy: " + (py.numpy.empty() ? std::string("not printed") : py.numpy),
                            "numpy's headers were not found: the Python 3 wrappers (cv2) cannot be generated", numpy_fix});
         else if (!py.libraries_found() && !log.builds("python3"))
             out.push_back({"Python 3", Status::skipped, "Libraries: " + (py.libraries.empty() ? std::string("not printed") : py.libraries),
                            "Python.h or libpython of this interpreter was not found", "sudo apt-get install -y python3-dev"});
-        else
-            out.push_back({"Python 3", Status::enabled, py.interpreter + ", numpy " + py.numpy, "", ""});
+        else out.push_back({"Python 3", Status::enabled, py.interpreter + ", numpy " + py.numpy, "", ""});
         return;
     }
     if (log.builds("python3")) {
@@ -207,9 +225,11 @@ void judge_python(const formats::OpencvBuildLog& log, std::vector<Verdict>& out)
         out.push_back({"Python 3", Status::skipped, "python3 is Disabled", "turned off by an option", "-D BUILD_opencv_python3=ON"});
     } else if (contains(log.unavailable, "python3")) {
         out.push_back({"Python 3", Status::skipped,
-                       "python3 is Unavailable" + (log.python_for_build.empty() ? std::string() : "; only \"Python (for build)\": " + log.python_for_build),
+                       "python3 is Unavailable" +
+                           (log.python_for_build.empty() ? std::string() : "; only \"Python (for build)\": " + log.python_for_build),
                        "CMake found no complete Python 3 (interpreter, Python.h/libpython, numpy)",
-                       "sudo apt-get install -y python3-dev python3-numpy, then -D PYTHON3_EXECUTABLE=$(command -v python3) and " + numpy_fix.substr(numpy_fix.find("-D "))});
+                       "sudo apt-get install -y python3-dev python3-numpy, then -D PYTHON3_EXECUTABLE=$(command -v python3) and " +
+                           numpy_fix.substr(numpy_fix.find("-D "))});
     }
 }
 
@@ -242,7 +262,8 @@ void judge_modules(const formats::OpencvBuildLog& log, const LogContext& ctx, st
         if (is_cuda_module(m, log.cuda)) continue;
         if (m == "python3" || m == "python2" || m == "world") continue;
         const auto hint = module_hint(m);
-        out.push_back({"module " + m, Status::info, "Unavailable", hint.reason.empty() ? "its dependency check failed (the reason is earlier in the full log)" : hint.reason,
+        out.push_back({"module " + m, Status::info, "Unavailable",
+                       hint.reason.empty() ? "its dependency check failed (the reason is earlier in the full log)" : hint.reason,
                        hint.fix.empty() && hint.reason.empty() ? "-D BUILD_opencv_" + m + "=ON shows what it needs" : hint.fix});
     }
     for (const auto& m : log.disabled_by_dependency)
@@ -262,7 +283,8 @@ const char* to_string(Status status) {
 }
 
 bool LogReport::problems() const {
-    return std::any_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.status == Status::skipped || v.status == Status::failed; });
+    return std::any_of(verdicts.begin(), verdicts.end(),
+                       [](const Verdict& v) { return v.status == Status::skipped || v.status == Status::failed; });
 }
 
 bool LogReport::recognized() const {
@@ -292,18 +314,14 @@ nlohmann::json to_json(const LogReport& report) {
     const auto& log = report.log;
     nlohmann::json verdicts = nlohmann::json::array();
     for (const auto& v : report.verdicts) verdicts.push_back(to_json(v));
-    nlohmann::json j{{"opencv_version", log.opencv_version},
-                     {"cuda", log.cuda},
-                     {"cuda_version", log.cuda_version},
-                     {"gpu_archs", log.gpu_archs},
-                     {"ptx_archs", log.ptx_archs},
-                     {"cudnn", log.cudnn},
-                     {"cudnn_version", log.cudnn_version},
-                     {"to_be_built", log.to_be_built},
-                     {"unavailable", log.unavailable},
-                     {"verdicts", verdicts},
+    nlohmann::json j{{"opencv_version", log.opencv_version}, {"cuda", log.cuda},
+                     {"cuda_version", log.cuda_version},     {"gpu_archs", log.gpu_archs},
+                     {"ptx_archs", log.ptx_archs},           {"cudnn", log.cudnn},
+                     {"cudnn_version", log.cudnn_version},   {"to_be_built", log.to_be_built},
+                     {"unavailable", log.unavailable},       {"verdicts", verdicts},
                      {"problems", report.problems()}};
-    if (log.python3) j["python3"] = {{"interpreter", log.python3->interpreter}, {"libraries", log.python3->libraries}, {"numpy", log.python3->numpy}};
+    if (log.python3)
+        j["python3"] = {{"interpreter", log.python3->interpreter}, {"libraries", log.python3->libraries}, {"numpy", log.python3->numpy}};
     return j;
 }
 
@@ -312,7 +330,11 @@ void render_text(const LogReport& report, std::ostream& out) {
     if (!log.opencv_version.empty()) out << "OpenCV " << log.opencv_version << "\n";
     for (const auto& v : report.verdicts) {
         const char* mark = v.status == Status::enabled ? "✓" : v.status == Status::info ? "·" : "✗";
-        out << "  " << mark << " " << v.topic << ": " << (v.status == Status::skipped ? "skipped — " : v.status == Status::failed ? "FAILED — " : "") << v.summary << "\n";
+        out << "  " << mark << " " << v.topic << ": "
+            << (v.status == Status::skipped  ? "skipped — "
+                : v.status == Status::failed ? "FAILED — "
+                                             : "")
+            << v.summary << "\n";
         if (!v.reason.empty()) out << "      why: " << v.reason << "\n";
         if (!v.fix.empty()) out << "      fix: " << v.fix << "\n";
     }

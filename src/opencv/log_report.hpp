@@ -26,7 +26,7 @@ enum class Status {
 const char* to_string(Status status);
 
 struct Verdict {
-    std::string topic;    ///< "CUDA", "GPU architectures", "cuDNN", "DNN CUDA backend", "Python 3", "module cudaarithm", "configure"
+    std::string topic;  ///< "CUDA", "GPU architectures", "cuDNN", "DNN CUDA backend", "Python 3", "module cudaarithm", "configure"
     Status status = Status::info;
     std::string summary;  ///< what the log says, one line
     std::string reason;   ///< why it was skipped or failed ("" when enabled)

@@ -98,8 +98,9 @@ unsigned parallel_jobs(const BuildResources& r, std::string& why) {
     char gib[32];
     std::snprintf(gib, sizeof gib, "%.1f", r.mem_available_kib ? static_cast<double>(*r.mem_available_kib) / (1024.0 * 1024.0) : 0.0);
     why = (r.cores ? std::to_string(cores) + " cores" : std::string("cores unknown")) + ", " +
-          (r.mem_available_kib ? std::string(gib) + " GiB " + (r.mem_source == "MemAvailable" ? "available" : "total") + " memory / 3 GiB per nvcc job"
-                               : std::string("memory unknown (no /proc/meminfo)"));
+          (r.mem_available_kib
+               ? std::string(gib) + " GiB " + (r.mem_source == "MemAvailable" ? "available" : "total") + " memory / 3 GiB per nvcc job"
+               : std::string("memory unknown (no /proc/meminfo)"));
     return jobs;
 }
 

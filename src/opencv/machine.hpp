@@ -15,9 +15,9 @@ namespace cudoctor::opencv {
 
 struct BuildResources {
     std::optional<std::uint64_t> mem_available_kib;  ///< /proc/meminfo MemAvailable (else MemTotal)
-    std::string mem_source;                           ///< "MemAvailable" | "MemTotal" | ""
-    std::optional<unsigned> cores;                    ///< online CPUs
-    std::string cores_source;                         ///< "/sys/devices/system/cpu/online" | "/proc/cpuinfo" | ""
+    std::string mem_source;                          ///< "MemAvailable" | "MemTotal" | ""
+    std::optional<unsigned> cores;                   ///< online CPUs
+    std::string cores_source;                        ///< "/sys/devices/system/cpu/online" | "/proc/cpuinfo" | ""
 };
 
 /// Reads /proc/meminfo and /sys/devices/system/cpu/online (else counts "processor" lines of

@@ -289,7 +289,8 @@ ApplyResult apply(const host::Host& host, const Plan& plan, const ApplyOptions& 
     std::vector<Saved> saved(plan.steps.size());
     for (std::size_t i = 0; i < plan.steps.size(); ++i) {
         Outcome failure;
-        if (options.fail_at && *options.fail_at == i + 1) failure = "injected failure (CUDOCTOR_PLAN_FAIL_AT=" + std::to_string(i + 1) + ")";
+        if (options.fail_at && *options.fail_at == i + 1)
+            failure = "injected failure (CUDOCTOR_PLAN_FAIL_AT=" + std::to_string(i + 1) + ")";
         else failure = run_step(host, plan.steps[i], saved[i], options);
         if (!failure) {
             r.steps[i].status = StepStatus::done;

@@ -26,9 +26,9 @@ struct StepOutcome {
 };
 
 struct ApplyResult {
-    std::vector<std::string> preflight;  ///< problems found before anything changed
-    bool needs_root = false;             ///< a preflight problem that running as root solves
-    std::vector<StepOutcome> steps;      ///< one per plan step
+    std::vector<std::string> preflight;      ///< problems found before anything changed
+    bool needs_root = false;                 ///< a preflight problem that running as root solves
+    std::vector<StepOutcome> steps;          ///< one per plan step
     std::optional<std::size_t> failed_step;  ///< 0-based index of the step that failed
     /// Undo commands a person must still run (commands that ran, rollbacks that failed), in the
     /// order to run them. Empty when the machine is as it was, or when everything succeeded.

@@ -78,8 +78,7 @@ Step remove_tree(std::string path, std::string what, std::string undo) {
     return s;
 }
 
-Step run_command(std::vector<std::string> argv, std::string what, std::string undo, bool needs_root,
-                 std::vector<std::string> rooted_args) {
+Step run_command(std::vector<std::string> argv, std::string what, std::string undo, bool needs_root, std::vector<std::string> rooted_args) {
     Step s;
     s.kind = StepKind::command;
     s.shell = shell_line(argv);

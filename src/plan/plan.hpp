@@ -22,25 +22,25 @@ enum class StepKind {
 /// One step. Machine paths (inside --root when the Host is rooted).
 struct Step {
     StepKind kind = StepKind::command;
-    std::string path;    ///< symlink / write_file / edit_file / remove_tree: the machine path
-    std::string target;  ///< symlink: the link's target, as stored
-    std::string before;  ///< edit_file: the content the plan was made from (checked before writing)
-    std::string content; ///< write_file / edit_file: the new content
-    unsigned mode = 0644;  ///< write_file: permission bits of a new file
+    std::string path;               ///< symlink / write_file / edit_file / remove_tree: the machine path
+    std::string target;             ///< symlink: the link's target, as stored
+    std::string before;             ///< edit_file: the content the plan was made from (checked before writing)
+    std::string content;            ///< write_file / edit_file: the new content
+    unsigned mode = 0644;           ///< write_file: permission bits of a new file
     std::vector<std::string> argv;  ///< command
     /// command on a rooted Host: run this machine's real argv[0] with these arguments inserted
     /// after it ("{root}" replaced by the image folder), e.g. {"--root={root}"} for dpkg. Empty:
     /// argv[0] is taken from inside the image.
     std::vector<std::string> rooted_args;
     bool needs_root = false;  ///< command: only root may run it on a real machine
-    std::string what;   ///< one line in the user's words: what this step changes
-    std::string undo;   ///< the exact undo, as commands a person can run
-    std::string shell;  ///< the step as a shell command line, for a person to read or run
+    std::string what;         ///< one line in the user's words: what this step changes
+    std::string undo;         ///< the exact undo, as commands a person can run
+    std::string shell;        ///< the step as a shell command line, for a person to read or run
 };
 
 /// An ordered list of steps, with the warnings and reminders that go with it.
 struct Plan {
-    std::string title;                  ///< "switch /usr/local/cuda to 12.4"
+    std::string title;  ///< "switch /usr/local/cuda to 12.4"
     std::vector<Step> steps;
     std::vector<std::string> warnings;  ///< what the change breaks or may break
     std::vector<std::string> notes;     ///< reminders that need no step

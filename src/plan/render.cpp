@@ -133,7 +133,10 @@ void render_text(const ApplyResult& result, const Plan& plan, std::ostream& out)
 nlohmann::json to_json(const ApplyResult& result) {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& o : result.steps) steps.push_back({{"status", status_name(o.status)}, {"message", o.message}});
-    nlohmann::json j{{"ok", result.ok()}, {"preflight", result.preflight}, {"needs_root", result.needs_root}, {"steps", steps},
+    nlohmann::json j{{"ok", result.ok()},
+                     {"preflight", result.preflight},
+                     {"needs_root", result.needs_root},
+                     {"steps", steps},
                      {"manual_undo", result.manual_undo}};
     j["failed_step"] = result.failed_step ? nlohmann::json(*result.failed_step + 1) : nlohmann::json(nullptr);
     return j;

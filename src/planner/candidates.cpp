@@ -35,8 +35,8 @@ std::string driver_branch_reason(const Candidate& c, const Target& t, const kb::
     auto modules = kb.kernel_modules_for(t.architecture);
     if (!modules || modules->open || !modules->driver_branch) return {};
     if (c.min_driver->major() <= *modules->driver_branch) return {};
-    return fmt::format("CUDA {} needs driver ≥ {}, but the newest driver for {} GPUs is the {} branch", c.cuda.str(),
-                       c.min_driver->str(), t.architecture, *modules->driver_branch);
+    return fmt::format("CUDA {} needs driver ≥ {}, but the newest driver for {} GPUs is the {} branch", c.cuda.str(), c.min_driver->str(),
+                       t.architecture, *modules->driver_branch);
 }
 
 void check(Candidate& c, const Target& t, const kb::Kb& kb, const std::optional<kb::TorchWheel>& wheel) {
@@ -56,9 +56,10 @@ void check(Candidate& c, const Target& t, const kb::Kb& kb, const std::optional<
         }();
         if (newer_gpu && (c.framework == "tensorflow" || c.framework == "jax")) {
             // XLA / TensorFlow ship PTX and JIT-compile at run time: slow first start, not a refusal.
-            c.warnings.push_back(fmt::format("{} is built with CUDA {}, which predates {}: its kernels reach the GPU only "
-                                             "through PTX JIT compilation (slow first start, where the build ships PTX)",
-                                             c.label, c.cuda.str(), sm_name(t.compute_capability)));
+            c.warnings.push_back(
+                fmt::format("{} is built with CUDA {}, which predates {}: its kernels reach the GPU only "
+                            "through PTX JIT compilation (slow first start, where the build ships PTX)",
+                            c.label, c.cuda.str(), sm_name(t.compute_capability)));
         } else {
             c.rejected = (c.framework.empty() ? "" : c.label + " is built with ") + why;
             return;
@@ -215,8 +216,8 @@ Expected<std::vector<Candidate>> candidates_for(const Request& request, const Ta
         }
         if (out.empty()) {
             std::string known = releases.empty() ? "none" : releases.front().str() + " … " + releases.back().str();
-            return fail(Errc::usage, fmt::format("{} {} is not in the knowledge base (it knows {}); newer tables: --kb DIR",
-                                                 fw.name, fw.version.str(), known));
+            return fail(Errc::usage, fmt::format("{} {} is not in the knowledge base (it knows {}); newer tables: --kb DIR", fw.name,
+                                                 fw.version.str(), known));
         }
         if (request.cuda) {
             for (auto& c : out)

@@ -14,19 +14,19 @@ namespace cudoctor::planner::detail {
 
 /// One way to satisfy the request.
 struct Candidate {
-    std::string framework;           ///< "torch" | "tensorflow" | "jax" | "" (a toolkit alone)
-    Version release;                 ///< the framework release series (2.4), or the CUDA minor
-    std::string variant;             ///< "cu121" | "and-cuda" | "cuda12" | "" (plain toolkit)
-    std::string label;               ///< how the user reads it: "torch 2.4 (cu121)", "CUDA 12.4"
-    Version cuda;                    ///< 12.1 (12 where only the major is known)
+    std::string framework;  ///< "torch" | "tensorflow" | "jax" | "" (a toolkit alone)
+    Version release;        ///< the framework release series (2.4), or the CUDA minor
+    std::string variant;    ///< "cu121" | "and-cuda" | "cuda12" | "" (plain toolkit)
+    std::string label;      ///< how the user reads it: "torch 2.4 (cu121)", "CUDA 12.4"
+    Version cuda;           ///< 12.1 (12 where only the major is known)
     bool experimental = false;
-    std::optional<Version> bundled_cudnn;   ///< cuDNN its wheels bring
-    std::optional<Version> tested_cudnn;    ///< the cuDNN a system install must match (TensorFlow)
-    std::optional<Version> min_driver;      ///< what the CUDA of this candidate needs
-    bool system_toolkit = false;     ///< it loads the system's CUDA (TensorFlow < 2.14, a plain toolkit)
-    bool system_cudnn = false;       ///< it loads the system's cuDNN
-    std::optional<std::string> rejected;  ///< why it cannot work here (hard)
-    std::vector<std::string> warnings;    ///< works, with a caveat
+    std::optional<Version> bundled_cudnn;  ///< cuDNN its wheels bring
+    std::optional<Version> tested_cudnn;   ///< the cuDNN a system install must match (TensorFlow)
+    std::optional<Version> min_driver;     ///< what the CUDA of this candidate needs
+    bool system_toolkit = false;           ///< it loads the system's CUDA (TensorFlow < 2.14, a plain toolkit)
+    bool system_cudnn = false;             ///< it loads the system's cuDNN
+    std::optional<std::string> rejected;   ///< why it cannot work here (hard)
+    std::vector<std::string> warnings;     ///< works, with a caveat
 };
 
 /// Every candidate for the request on this target, hard rejections filled in. Errc::usage when

@@ -28,14 +28,14 @@ std::string gpu_label(const Target& t) {
 /// What one candidate costs on this machine; the plan takes the cheapest (then the newest CUDA).
 struct Cost {
     const Candidate* c = nullptr;
-    bool toolkit = false;         ///< a system toolkit is part of the set
-    Version toolkit_minor;        ///< its X.Y
+    bool toolkit = false;   ///< a system toolkit is part of the set
+    Version toolkit_minor;  ///< its X.Y
     std::optional<kb::ToolkitRelease> release;
     std::optional<Version> min_driver;
-    int driver_change = 0;        ///< the driver must be installed or upgraded
-    int toolkit_install = 0;      ///< the toolkit is not installed yet (an installed one is kept)
-    int gcc_step = 0;             ///< the OS gcc is newer than the toolkit accepts
-    int runfile = 0;              ///< no cuda-toolkit-X-Y package for this OS in NVIDIA's repository
+    int driver_change = 0;    ///< the driver must be installed or upgraded
+    int toolkit_install = 0;  ///< the toolkit is not installed yet (an installed one is kept)
+    int gcc_step = 0;         ///< the OS gcc is newer than the toolkit accepts
+    int runfile = 0;          ///< no cuda-toolkit-X-Y package for this OS in NVIDIA's repository
     int experimental = 0;
     auto key() const { return std::make_tuple(driver_change, toolkit_install, gcc_step, runfile, experimental); }
 };
@@ -68,7 +68,8 @@ Cost cost_of(const Candidate& c, const Request& r, const Target& t, const kb::Kb
         if (auto m = toolkit_minor(c, t, kb)) {
             k.toolkit_minor = *m;
             // An installed toolkit of that minor is kept as it is.
-            const auto kept = std::find_if(t.toolkits.begin(), t.toolkits.end(), [&](const auto& tk) { return tk.version.truncated(2) == *m; });
+            const auto kept =
+                std::find_if(t.toolkits.begin(), t.toolkits.end(), [&](const auto& tk) { return tk.version.truncated(2) == *m; });
             k.release = detail::toolkit_update(kept != t.toolkits.end() ? kept->version : *m, t.driver, kb);
             if (kept != t.toolkits.end() && k.release) k.release->toolkit = kept->version;
             if (kept == t.toolkits.end()) k.toolkit_install = 1;
@@ -96,8 +97,8 @@ std::string soft_reason(const Cost& lost, const Cost& won, const Target& t) {
         return fmt::format("CUDA {} rejects the OS's gcc {}: it would need an older gcc; {} does not", lost.toolkit_minor.str(),
                            t.gcc_default.value_or(0), other);
     if (lost.runfile != won.runfile)
-        return fmt::format("NVIDIA's repository for {} has no cuda-toolkit-{}-{} (runfile only); {} installs as a package",
-                           os_label(t), lost.toolkit_minor.major(), lost.toolkit_minor.minor(), other);
+        return fmt::format("NVIDIA's repository for {} has no cuda-toolkit-{}-{} (runfile only); {} installs as a package", os_label(t),
+                           lost.toolkit_minor.major(), lost.toolkit_minor.minor(), other);
     if (lost.experimental != won.experimental) return "experimental in the release matrix; " + other + " is the stable build";
     return fmt::format("works too; {} is built with a newer CUDA", other);
 }
@@ -125,18 +126,19 @@ void record_choices(Plan& plan, const Cost& k, const Request& r, const Target& t
         if (r.framework && r.framework->version.empty()) why += " — the newest release in the knowledge base that fits";
         plan.chosen.push_back({"framework", c.label, why});
     }
-    std::string cuda_why = c.framework.empty()
-                               ? (r.cuda ? "asked for (--cuda); it can target " + gpu_label(t)
-                                         : "the newest CUDA that targets " + gpu_label(t) + (k.driver_change ? "" : " and the installed driver runs"))
-                               : fmt::format("what {} is built with", c.label);
+    std::string cuda_why =
+        c.framework.empty()
+            ? (r.cuda ? "asked for (--cuda); it can target " + gpu_label(t)
+                      : "the newest CUDA that targets " + gpu_label(t) + (k.driver_change ? "" : " and the installed driver runs"))
+            : fmt::format("what {} is built with", c.label);
     if (auto range = kb.toolkits_supporting(t.compute_capability))
         cuda_why += fmt::format(" ({} needs CUDA {}–{})", detail::sm_name(t.compute_capability), range->first.str(),
                                 range->last ? range->last->str() : "today");
     plan.chosen.push_back({"cuda", "CUDA " + c.cuda.str(), cuda_why});
     if (k.min_driver)
-        plan.chosen.push_back({"driver", "≥ " + k.min_driver->str(),
-                               fmt::format("the minimum Linux driver of CUDA {} (cuda_driver.tsv)",
-                                           k.release ? k.release->toolkit.str() : c.cuda.str())});
+        plan.chosen.push_back(
+            {"driver", "≥ " + k.min_driver->str(),
+             fmt::format("the minimum Linux driver of CUDA {} (cuda_driver.tsv)", k.release ? k.release->toolkit.str() : c.cuda.str())});
     for (const auto& w : c.warnings) plan.warnings.push_back(w);
 }
 
@@ -150,7 +152,7 @@ Expected<Plan> derive_plan(const Request& request, const Target& target, const k
                                            "hypervisor passes a GPU through (PCI passthrough or vGPU). No driver step is planned "
                                            "inside a VM without one; name the GPU you will pass through with --gpu to plan the rest",
                                            target.virtualization),
-                                   ""};
+                               ""};
         return plan;
     }
     auto cands = detail::candidates_for(request, target, kb);
@@ -179,7 +181,8 @@ Expected<Plan> derive_plan(const Request& request, const Target& target, const k
     });
     const Cost& won = fits.front();
     for (std::size_t i = 1; i < fits.size(); ++i)
-        plan.rejected.push_back({fits[i].c->variant.empty() ? fits[i].c->label : fits[i].c->variant, soft_reason(fits[i], won, target), false});
+        plan.rejected.push_back(
+            {fits[i].c->variant.empty() ? fits[i].c->label : fits[i].c->variant, soft_reason(fits[i], won, target), false});
     std::stable_partition(plan.rejected.begin(), plan.rejected.end(), [](const Rejected& r) { return !r.hard; });
 
     record_choices(plan, won, request, target, kb);
@@ -199,7 +202,8 @@ Expected<Plan> derive_plan(const Request& request, const Target& target, const k
     } else if (!won.c->framework.empty()) {
         plan.skipped.push_back({"toolkit", "no system CUDA toolkit",
                                 fmt::format("{} brings the CUDA {} runtime as wheels; a toolkit is only needed to compile CUDA code "
-                                            "(--need nvcc)", won.c->label, won.c->cuda.str())});
+                                            "(--need nvcc)",
+                                            won.c->label, won.c->cuda.str())});
     }
     if (want_cudnn) {
         detail::add_cudnn_step(ctx);

@@ -20,14 +20,14 @@ struct FrameworkSpec {
 /// What the user asked for. Every field is optional: missing ones come from the machine.
 struct Request {
     std::optional<FrameworkSpec> framework;
-    std::optional<Version> cuda;       ///< --cuda 12.4 (or 12: any 12.x)
-    std::optional<std::string> gpu;    ///< --gpu "RTX 4060 Ti" or "8.9"
-    std::optional<std::string> os;     ///< --os ubuntu-22.04 | wsl-ubuntu-22.04 | debian-12
-    bool need_nvcc = false;            ///< a system toolkit (compile CUDA code, build extensions)
-    bool need_cudnn = false;           ///< a system cuDNN (C/C++ programs, OpenCV's dnn module)
-    bool need_opencv = false;          ///< an OpenCV build with CUDA: nvcc and cuDNN
-    bool offline = false;              ///< no network on the machine: runfiles and archives
-    bool fresh = false;                ///< plan as for a clean machine: ignore what is installed
+    std::optional<Version> cuda;     ///< --cuda 12.4 (or 12: any 12.x)
+    std::optional<std::string> gpu;  ///< --gpu "RTX 4060 Ti" or "8.9"
+    std::optional<std::string> os;   ///< --os ubuntu-22.04 | wsl-ubuntu-22.04 | debian-12
+    bool need_nvcc = false;          ///< a system toolkit (compile CUDA code, build extensions)
+    bool need_cudnn = false;         ///< a system cuDNN (C/C++ programs, OpenCV's dnn module)
+    bool need_opencv = false;        ///< an OpenCV build with CUDA: nvcc and cuDNN
+    bool offline = false;            ///< no network on the machine: runfiles and archives
+    bool fresh = false;              ///< plan as for a clean machine: ignore what is installed
 };
 
 /// Something installed on the machine that a plan may keep.
@@ -60,7 +60,7 @@ struct Target {
     std::string os_id;               ///< "ubuntu"
     std::string os_version;          ///< "22.04"
     bool wsl = false;
-    std::string virtualization;      ///< "vmware", "kvm", … ("" none seen)
+    std::string virtualization;  ///< "vmware", "kvm", … ("" none seen)
     std::string arch = "x86_64";
     std::optional<Version> driver;   ///< the driver there now (Windows' under WSL2 when known)
     bool nouveau = false;            ///< nouveau loaded or bound to the GPU
@@ -75,8 +75,8 @@ struct Target {
 
 /// One chosen version and why.
 struct Choice {
-    std::string layer;   ///< "framework" | "cuda" | "driver" | "gcc" | "cudnn"
-    std::string value;   ///< "torch 2.4 (cu121)", "CUDA 12.1", "≥ 530.30.02"
+    std::string layer;  ///< "framework" | "cuda" | "driver" | "gcc" | "cudnn"
+    std::string value;  ///< "torch 2.4 (cu121)", "CUDA 12.1", "≥ 530.30.02"
     std::string reason;
 };
 
@@ -96,7 +96,7 @@ struct Kept {
 
 /// One install step: exact commands, and how to check it worked before going on.
 struct Step {
-    std::string layer;                  ///< driver | gcc | toolkit | cudnn | framework
+    std::string layer;  ///< driver | gcc | toolkit | cudnn | framework
     std::string title;
     std::vector<std::string> notes;     ///< why, and what to watch for
     std::vector<std::string> commands;  ///< shell lines, in order ("# …" lines are comments)
@@ -112,30 +112,30 @@ struct Refusal {
 
 struct Plan {
     Target target;
-    std::optional<Refusal> refused;       ///< set: no steps, nothing chosen
+    std::optional<Refusal> refused;  ///< set: no steps, nothing chosen
     std::vector<Choice> chosen;
     std::vector<Rejected> rejected;
     std::vector<Kept> kept;
-    std::vector<Kept> skipped;            ///< layers not needed at all (pip wheels bring their own cuDNN)
+    std::vector<Kept> skipped;  ///< layers not needed at all (pip wheels bring their own cuDNN)
     std::vector<Step> steps;
     std::vector<std::string> warnings;
 
     // The chosen set, for tools and for projecting the machine after the plan.
-    std::optional<Version> cuda;              ///< the CUDA of the wheel / toolkit: 12.1
-    std::optional<Version> toolkit_release;   ///< the toolkit to install or keep: 12.1.1 (when one is needed)
-    std::string toolkit_path;                 ///< /usr/local/cuda-12.1
-    std::string toolkit_method;               ///< deb | runfile (when installed by the plan)
-    std::optional<Version> min_driver;        ///< the driver everything needs
-    std::optional<Version> driver_after;      ///< the lowest driver the machine has after the plan
-    std::optional<int> driver_branch;         ///< the branch a driver step installs
-    std::optional<int> gcc;                   ///< gcc-N the toolkit uses (a gcc step when set)
-    std::optional<Version> cudnn;             ///< the cuDNN (system or bundled) the set uses
-    bool cudnn_system = false;                ///< a system cuDNN is installed or kept
-    std::string cudnn_location;               ///< system (deb) | toolkit (tar) when cudnn_system
-    std::string framework;                    ///< "torch"
-    std::string framework_version;            ///< "2.4"
-    std::string framework_variant;            ///< "cu121", "and-cuda", "cuda12"
-    std::optional<Version> framework_cudnn;   ///< the cuDNN its wheels bring
+    std::optional<Version> cuda;             ///< the CUDA of the wheel / toolkit: 12.1
+    std::optional<Version> toolkit_release;  ///< the toolkit to install or keep: 12.1.1 (when one is needed)
+    std::string toolkit_path;                ///< /usr/local/cuda-12.1
+    std::string toolkit_method;              ///< deb | runfile (when installed by the plan)
+    std::optional<Version> min_driver;       ///< the driver everything needs
+    std::optional<Version> driver_after;     ///< the lowest driver the machine has after the plan
+    std::optional<int> driver_branch;        ///< the branch a driver step installs
+    std::optional<int> gcc;                  ///< gcc-N the toolkit uses (a gcc step when set)
+    std::optional<Version> cudnn;            ///< the cuDNN (system or bundled) the set uses
+    bool cudnn_system = false;               ///< a system cuDNN is installed or kept
+    std::string cudnn_location;              ///< system (deb) | toolkit (tar) when cudnn_system
+    std::string framework;                   ///< "torch"
+    std::string framework_version;           ///< "2.4"
+    std::string framework_variant;           ///< "cu121", "and-cuda", "cuda12"
+    std::optional<Version> framework_cudnn;  ///< the cuDNN its wheels bring
 };
 
 }  // namespace cudoctor::planner

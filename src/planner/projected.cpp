@@ -18,7 +18,8 @@ void project_driver(snapshot::Snapshot& s, const Plan& plan, const kb::Kb& kb) {
     auto& d = s.driver;
     d.kernel_module_version = v;
     d.user_space_versions = {v};
-    d.libraries = {{"libcuda.so", "/usr/lib/x86_64-linux-gnu/libcuda.so." + v, v}, {"libnvidia-ml.so", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so." + v, v}};
+    d.libraries = {{"libcuda.so", "/usr/lib/x86_64-linux-gnu/libcuda.so." + v, v},
+                   {"libnvidia-ml.so", "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so." + v, v}};
     d.loaded_modules = {"nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm"};
     d.modules_known = true;
     d.package_events.clear();
@@ -50,8 +51,9 @@ void project_toolkit(snapshot::Snapshot& s, const Plan& plan, const kb::Kb& kb) 
     tk.max_gcc_source = "kb:cuda_gcc.tsv";
     tk.found_by = {"/usr/local/cuda-*", "PATH"};
     tk.lib_dir = dir + "/targets/x86_64-linux/lib";
-    tk.cudart_soname = fmt::format("libcudart.so.{}", plan.toolkit_release->major() >= 12 ? std::to_string(plan.toolkit_release->major())
-                                                                                            : std::to_string(plan.toolkit_release->major()) + ".0");
+    tk.cudart_soname =
+        fmt::format("libcudart.so.{}", plan.toolkit_release->major() >= 12 ? std::to_string(plan.toolkit_release->major())
+                                                                           : std::to_string(plan.toolkit_release->major()) + ".0");
     tk.cudart_loader_visible = true;
     s.toolkits.push_back(tk);
     s.environment.cuda_symlink = dir;
@@ -89,7 +91,8 @@ void project_framework(snapshot::Snapshot& s, const Plan& plan) {
     } else if (plan.framework == "tensorflow") {
         f.version = plan.framework_version + ".0";
         if (plan.framework_variant == "and-cuda")
-            f.nvidia_wheels = {fmt::format("nvidia-cudnn-cu{}", plan.cuda->major()), fmt::format("nvidia-cuda-runtime-cu{}", plan.cuda->major())};
+            f.nvidia_wheels = {fmt::format("nvidia-cudnn-cu{}", plan.cuda->major()),
+                               fmt::format("nvidia-cuda-runtime-cu{}", plan.cuda->major())};
     } else {
         f.version = plan.framework_version;
         f.nvidia_wheels = {fmt::format("nvidia-cudnn-cu{}", plan.cuda->major())};

@@ -92,10 +92,14 @@ nlohmann::json to_json(const Plan& plan, const Request& request, const Predictio
     const auto& t = plan.target;
     json j;
     j["request"] = describe_request(request);
-    j["target"] = {{"gpu", t.gpu_name},       {"compute_capability", t.compute_capability},
-                   {"architecture", t.architecture}, {"os_id", t.os_id},
-                   {"os_version", t.os_version},     {"wsl", t.wsl},
-                   {"virtualization", t.virtualization}, {"gpu_visible", t.gpu_visible},
+    j["target"] = {{"gpu", t.gpu_name},
+                   {"compute_capability", t.compute_capability},
+                   {"architecture", t.architecture},
+                   {"os_id", t.os_id},
+                   {"os_version", t.os_version},
+                   {"wsl", t.wsl},
+                   {"virtualization", t.virtualization},
+                   {"gpu_visible", t.gpu_visible},
                    {"driver", t.driver ? json(t.driver->str()) : json(nullptr)},
                    {"gcc_default", t.gcc_default ? json(*t.gcc_default) : json(nullptr)},
                    {"notes", t.notes}};
@@ -127,7 +131,8 @@ nlohmann::json to_json(const Plan& plan, const Request& request, const Predictio
     j["warnings"] = plan.warnings;
     j["steps"] = json::array();
     for (const auto& s : plan.steps)
-        j["steps"].push_back({{"layer", s.layer}, {"title", s.title}, {"notes", s.notes}, {"commands", s.commands}, {"checks", s.checks}, {"reboot", s.reboot}});
+        j["steps"].push_back(
+            {{"layer", s.layer}, {"title", s.title}, {"notes", s.notes}, {"commands", s.commands}, {"checks", s.checks}, {"reboot", s.reboot}});
     if (prediction.evaluated) j["check_after_plan"] = {{"errors", prediction.errors}};
     return j;
 }

@@ -43,16 +43,16 @@ Expected<FrameworkSpec> parse_framework(std::string_view text_in) {
     if (name == "pytorch") name = "torch";
     if (name == "tf" || name == "tensorflow-gpu") name = "tensorflow";
     if (name != "torch" && name != "tensorflow" && name != "jax") {
-        return fail(Errc::usage, fmt::format("--framework '{}': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z",
-                                             text::printable(text_in)));
+        return fail(Errc::usage,
+                    fmt::format("--framework '{}': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z", text::printable(text_in)));
     }
     FrameworkSpec spec{name, {}};
     if (version.empty()) return spec;
     if (version.ends_with(".*")) version.resize(version.size() - 2);
     auto v = Version::parse(version);
     if (!is_digits_and_dots(version) || !v) {
-        return fail(Errc::usage, fmt::format("--framework '{}': '{}' is not a version like 2.4 or 2.4.1",
-                                             text::printable(text_in), text::printable(version)));
+        return fail(Errc::usage, fmt::format("--framework '{}': '{}' is not a version like 2.4 or 2.4.1", text::printable(text_in),
+                                             text::printable(version)));
     }
     spec.version = *v;
     return spec;
@@ -82,8 +82,8 @@ Expected<OsSpec> parse_os(std::string_view text_in, const kb::Kb& kb) {
     }
     std::string known;
     for (const auto& d : kb.distro_table()) known += (known.empty() ? "" : ", ") + d.distro + "-" + d.version;
-    return fail(Errc::usage, fmt::format("--os '{}': not a release the knowledge base knows ({}, or wsl-ubuntu-22.04)",
-                                         text::printable(text_in), known));
+    return fail(Errc::usage,
+                fmt::format("--os '{}': not a release the knowledge base knows ({}, or wsl-ubuntu-22.04)", text::printable(text_in), known));
 }
 
 Expected<GpuSpec> resolve_gpu(std::string_view text_in, const kb::Kb& kb) {
@@ -112,19 +112,24 @@ Expected<GpuSpec> resolve_gpu(std::string_view text_in, const kb::Kb& kb) {
     std::set<std::string> names;
     for (const auto* g : hits) names.insert(g->info.name);
     if (names.empty())
-        return fail(Errc::usage, "--gpu '" + text::printable(text_in) + "': no GPU of that name in gpus.tsv (give its compute capability, e.g. --gpu 8.9)");
+        return fail(Errc::usage, "--gpu '" + text::printable(text_in) +
+                                     "': no GPU of that name in gpus.tsv (give its compute capability, e.g. --gpu 8.9)");
     if (names.size() > 1) {
         std::string list;
         std::size_t n = 0;
         for (const auto& name : names) {
-            if (n++ == 5) { list += ", …"; break; }
+            if (n++ == 5) {
+                list += ", …";
+                break;
+            }
             list += (list.empty() ? "" : ", ") + name;
         }
         return fail(Errc::usage, "--gpu '" + text::printable(text_in) + "' matches several GPUs: " + list);
     }
     const auto* g = hits.front();
     if (g->info.compute_capability.empty())
-        return fail(Errc::usage, "--gpu '" + text::printable(text_in) + "': the compute capability of " + g->info.name + " is unknown; give it (--gpu X.Y)");
+        return fail(Errc::usage, "--gpu '" + text::printable(text_in) + "': the compute capability of " + g->info.name +
+                                     " is unknown; give it (--gpu X.Y)");
     return GpuSpec{g->info.name, g->info.compute_capability, g->info.architecture, text::starts_with(g->category, "Datacenter")};
 }
 

@@ -12,9 +12,10 @@ namespace cudoctor::planner::detail {
 namespace {
 
 std::string version_check(const Version& need) {
-    return fmt::format("v=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1) && "
-                       "[ \"$(printf '%s\\n' {0} \"$v\" | sort -V | head -n1)\" = {0} ] && echo \"driver $v >= {0}\"",
-                       need.str());
+    return fmt::format(
+        "v=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n1) && "
+        "[ \"$(printf '%s\\n' {0} \"$v\" | sort -V | head -n1)\" = {0} ] && echo \"driver $v >= {0}\"",
+        need.str());
 }
 
 }  // namespace
@@ -28,11 +29,13 @@ std::string cuda_repo_of(const Target& t, const kb::Kb& kb) {
 }
 
 std::vector<std::string> keyring_commands(const std::string& repo, const Target& t, const kb::Kb& kb) {
-    const auto url = kb.package_name("cuda_keyring_url", {{"distro", repo}, {"arch", t.arch}})
-                         .value_or(fmt::format("https://developer.download.nvidia.com/compute/cuda/repos/{}/{}/cuda-keyring_1.1-1_all.deb", repo, t.arch));
+    const auto url =
+        kb.package_name("cuda_keyring_url", {{"distro", repo}, {"arch", t.arch}})
+            .value_or(fmt::format("https://developer.download.nvidia.com/compute/cuda/repos/{}/{}/cuda-keyring_1.1-1_all.deb", repo, t.arch));
     std::vector<std::string> out = {"# NVIDIA's CUDA repository (" + repo + "): its keyring package first, or apt rejects the repository",
                                     "wget -N " + url, "sudo dpkg -i cuda-keyring_1.1-1_all.deb", "sudo apt-get update"};
-    if (t.os_id == "debian") out.insert(out.begin() + 1, "sudo add-apt-repository -y contrib   # Debian: the CUDA repository needs contrib");
+    if (t.os_id == "debian")
+        out.insert(out.begin() + 1, "sudo add-apt-repository -y contrib   # Debian: the CUDA repository needs contrib");
     return out;
 }
 
@@ -43,15 +46,17 @@ void add_driver_step(StepContext& ctx) {
     if (!t.gpu_visible) {
         plan.kept.push_back({"driver", "no driver step",
                              fmt::format("this {} virtual machine does not see the GPU: a driver inside it cannot help until the "
-                                         "hypervisor passes the GPU through (PCI passthrough or vGPU)", t.virtualization)});
+                                         "hypervisor passes the GPU through (PCI passthrough or vGPU)",
+                                         t.virtualization)});
         return;
     }
     if (t.wsl) {
         const auto rel = plan.cuda ? ctx.kb.toolkit_release(*plan.cuda) : std::nullopt;
-        plan.kept.push_back({"driver", "the Windows driver",
-                             fmt::format("under WSL2 the Windows NVIDIA driver serves the GPU (/usr/lib/wsl/lib/libcuda.so.1){}; "
-                                         "never install a Linux driver inside WSL2",
-                                         rel && rel->min_windows_driver ? " — it must be ≥ " + rel->min_windows_driver->str() + " on Windows" : "")});
+        plan.kept.push_back(
+            {"driver", "the Windows driver",
+             fmt::format("under WSL2 the Windows NVIDIA driver serves the GPU (/usr/lib/wsl/lib/libcuda.so.1){}; "
+                         "never install a Linux driver inside WSL2",
+                         rel && rel->min_windows_driver ? " — it must be ≥ " + rel->min_windows_driver->str() + " on Windows" : "")});
         plan.driver_after = t.driver;
         return;
     }
@@ -90,9 +95,11 @@ void add_driver_step(StepContext& ctx) {
         s.commands.push_back(fmt::format("sudo sh {} --silent --driver{}", rel->runfile, open ? " -m=kernel-open" : ""));
         plan.driver_after = *rel->runfile_driver;
     } else if (t.os_id == "ubuntu") {
-        const char* name = t.datacenter ? (open ? "ubuntu_driver_server_open" : "ubuntu_driver_server") : (open ? "ubuntu_driver_open" : "ubuntu_driver");
+        const char* name =
+            t.datacenter ? (open ? "ubuntu_driver_server_open" : "ubuntu_driver_server") : (open ? "ubuntu_driver_open" : "ubuntu_driver");
         const auto pkg = ctx.kb.package_name(name, {{"branch", std::to_string(branch)}}).value_or(fmt::format("nvidia-driver-{}", branch));
-        s.notes.push_back("Ubuntu's own packages: prebuilt, signed kernel modules that follow kernel updates (`ubuntu-drivers devices` lists the options).");
+        s.notes.push_back(
+            "Ubuntu's own packages: prebuilt, signed kernel modules that follow kernel updates (`ubuntu-drivers devices` lists the options).");
         s.commands.push_back("sudo apt-get update");
         s.commands.push_back("sudo apt-get install -y " + pkg);
         dkms = false;
@@ -101,7 +108,8 @@ void add_driver_step(StepContext& ctx) {
         const int own = release && release->distro_driver_branch ? *release->distro_driver_branch : 0;
         if (own >= need->major() && (!modules || modules->proprietary)) {
             s.notes.push_back(fmt::format("Debian's own nvidia-driver (branch {}) is new enough: the distribution's packages.", own));
-            s.commands.push_back("sudo add-apt-repository -y contrib && sudo add-apt-repository -y non-free && sudo add-apt-repository -y non-free-firmware");
+            s.commands.push_back(
+                "sudo add-apt-repository -y contrib && sudo add-apt-repository -y non-free && sudo add-apt-repository -y non-free-firmware");
             s.commands.push_back("sudo apt-get update");
             s.commands.push_back("sudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree");
             plan.driver_branch = own;
@@ -109,8 +117,9 @@ void add_driver_step(StepContext& ctx) {
         } else if (release && !release->cuda_repo.empty()) {
             s.notes.push_back("Debian's nvidia-driver is too old here: NVIDIA's CUDA repository has the branch.");
             for (auto& line : keyring_commands(release->cuda_repo, t, ctx.kb)) s.commands.push_back(line);
-            const auto pkg = ctx.kb.package_name(open ? "nvidia_driver_open" : "nvidia_driver_proprietary", {{"branch", std::to_string(branch)}})
-                                 .value_or("cuda-drivers");
+            const auto pkg =
+                ctx.kb.package_name(open ? "nvidia_driver_open" : "nvidia_driver_proprietary", {{"branch", std::to_string(branch)}})
+                    .value_or("cuda-drivers");
             s.commands.push_back("sudo apt-get install -y linux-headers-$(uname -r) " + pkg);
         } else {
             routed = false;
@@ -119,21 +128,23 @@ void add_driver_step(StepContext& ctx) {
         routed = false;
     }
     if (!routed)
-        s.commands.push_back(fmt::format("# install the NVIDIA driver branch {} or newer{} with this distribution's packages "
-                                         "(or NVIDIA's repository), then reboot",
-                                         branch, open ? " (open kernel modules)" : ""));
+        s.commands.push_back(
+            fmt::format("# install the NVIDIA driver branch {} or newer{} with this distribution's packages "
+                        "(or NVIDIA's repository), then reboot",
+                        branch, open ? " (open kernel modules)" : ""));
     if (t.secure_boot == "enabled" && dkms) {
         s.notes.push_back("Secure Boot is on: the DKMS-built module must be signed with an enrolled key (MOK), or it will not load.");
         s.commands.push_back(t.os_id == "ubuntu" ? "sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   # choose a one-time password"
                                                  : "sudo mokutil --import /var/lib/dkms/mok.pub   # choose a one-time password");
         s.notes.push_back("At the reboot the blue MOK manager appears: Enroll MOK → Continue → the password.");
     }
-    plan.chosen.push_back({"driver", fmt::format("branch {}{}", *plan.driver_branch, open && *plan.driver_branch == branch ? " (open kernel modules)" : ""),
-                           fmt::format("{}; {}", t.driver ? "the installed " + t.driver->str() + " is older than " + need->str() : "no driver is installed",
-                                       *plan.driver_branch != branch ? "the distribution's own driver branch is new enough"
-                                       : modules && modules->driver_branch ? fmt::format("{} is the branch driver_kernel_modules.tsv names for {} GPUs",
-                                                                                         *modules->driver_branch, t.architecture)
-                                                                           : std::string("the branch CUDA needs"))});
+    plan.chosen.push_back(
+        {"driver", fmt::format("branch {}{}", *plan.driver_branch, open && *plan.driver_branch == branch ? " (open kernel modules)" : ""),
+         fmt::format("{}; {}", t.driver ? "the installed " + t.driver->str() + " is older than " + need->str() : "no driver is installed",
+                     *plan.driver_branch != branch       ? "the distribution's own driver branch is new enough"
+                     : modules && modules->driver_branch ? fmt::format("{} is the branch driver_kernel_modules.tsv names for {} GPUs",
+                                                                       *modules->driver_branch, t.architecture)
+                                                         : std::string("the branch CUDA needs"))});
     s.commands.push_back("sudo reboot");
     s.reboot = true;
     s.checks.push_back("nvidia-smi");

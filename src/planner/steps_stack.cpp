@@ -62,7 +62,8 @@ void add_cudnn_step(StepContext& ctx) {
         if (c.location != "pip" && c.location != "conda" && same_series && for_cuda) {
             plan.cudnn = c.version;
             plan.cudnn_location = c.location;
-            plan.kept.push_back({"cudnn", "cuDNN " + c.version.str() + " at " + c.path, "already installed, built for CUDA " + std::to_string(major)});
+            plan.kept.push_back(
+                {"cudnn", "cuDNN " + c.version.str() + " at " + c.path, "already installed, built for CUDA " + std::to_string(major)});
             return;
         }
     }
@@ -75,9 +76,11 @@ void add_cudnn_step(StepContext& ctx) {
         plan.cudnn_location = "system";
         std::vector<std::string> pkgs;
         if (version->major() >= 9) {
-            pkgs = {fmt::format("libcudnn9-cuda-{}={}", major, pin_glob(*version)), fmt::format("libcudnn9-dev-cuda-{}={}", major, pin_glob(*version))};
+            pkgs = {fmt::format("libcudnn9-cuda-{}={}", major, pin_glob(*version)),
+                    fmt::format("libcudnn9-dev-cuda-{}={}", major, pin_glob(*version))};
         } else {
-            pkgs = {fmt::format("libcudnn8={}*+cuda{}*", version->str(), major), fmt::format("libcudnn8-dev={}*+cuda{}*", version->str(), major)};
+            pkgs = {fmt::format("libcudnn8={}*+cuda{}*", version->str(), major),
+                    fmt::format("libcudnn8-dev={}*+cuda{}*", version->str(), major)};
         }
         s.title = fmt::format("cuDNN {} for CUDA {} (packages from NVIDIA's repository)", version->str(), major);
         s.notes.push_back("The keyring step is the one people forget: without it apt cannot find or trust the cuDNN packages.");
@@ -99,16 +102,17 @@ void add_cudnn_step(StepContext& ctx) {
                                         ? fmt::format("cudnn-linux-x86_64-{}.*_cuda{}*-archive", version->str(), major)
                                         : fmt::format("cudnn-{}*-linux-x64-v{}.*", cuda.str(), version->str());
         s.title = fmt::format("cuDNN {} for CUDA {} (tar archive into {})", version->str(), major, dir);
-        s.notes.push_back(fmt::format("Download {}.tar.xz from https://developer.nvidia.com/cudnn-archive (an NVIDIA login) to this folder.", archive));
-        s.notes.push_back("cp -P keeps the links (libcudnn.so → libcudnn.so.N → libcudnn.so.N.x.y): a plain cp copies each library three times "
-                          "and breaks the soname chain. Into the versioned folder, so switching /usr/local/cuda does not lose it.");
+        s.notes.push_back(
+            fmt::format("Download {}.tar.xz from https://developer.nvidia.com/cudnn-archive (an NVIDIA login) to this folder.", archive));
+        s.notes.push_back(
+            "cp -P keeps the links (libcudnn.so → libcudnn.so.N → libcudnn.so.N.x.y): a plain cp copies each library three times "
+            "and breaks the soname chain. Into the versioned folder, so switching /usr/local/cuda does not lose it.");
         s.commands.push_back(fmt::format("tar -xf {}.tar.xz", archive));
         s.commands.push_back(fmt::format("sudo mkdir -p {0}/include {0}/lib64", dir));
         s.commands.push_back(fmt::format("sudo cp -P {}/include/cudnn*.h {}/include/", archive, dir));
         s.commands.push_back(fmt::format("sudo cp -P {}/lib/libcudnn* {}/lib64/", archive, dir));
         s.commands.push_back(fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", dir));
-        if (plan.toolkit_path.empty())
-            s.commands.push_back(fmt::format("echo {}/lib64 | sudo tee /etc/ld.so.conf.d/cudnn.conf", dir));
+        if (plan.toolkit_path.empty()) s.commands.push_back(fmt::format("echo {}/lib64 | sudo tee /etc/ld.so.conf.d/cudnn.conf", dir));
         s.commands.push_back("sudo ldconfig");
         s.checks.push_back(fmt::format("ls -l {}/lib64/libcudnn.so.{}", dir, version->major()));
         s.checks.push_back(fmt::format("ldconfig -p | grep -q 'libcudnn.so.{}'", version->major()));
@@ -133,30 +137,34 @@ void add_framework_step(StepContext& ctx) {
     s.layer = "framework";
     const std::string venv = fmt::format("~/venvs/{}-{}", c.framework, c.variant == "system" ? c.release.str() : c.variant);
     s.title = fmt::format("{} in a virtual environment ({})", c.label, venv);
-    s.notes.push_back("A virtual environment: Ubuntu 23.04+ and Debian 12 refuse pip installs into the system Python (PEP 668), "
-                      "and a venv keeps this CUDA variant apart from others.");
+    s.notes.push_back(
+        "A virtual environment: Ubuntu 23.04+ and Debian 12 refuse pip installs into the system Python (PEP 668), "
+        "and a venv keeps this CUDA variant apart from others.");
     if (uses_apt(t)) s.commands.push_back("sudo apt-get install -y python3-venv");
     s.commands.push_back("python3 -m venv " + venv);
     s.commands.push_back(". " + venv + "/bin/activate");
     s.commands.push_back("python -m pip install --upgrade pip");
     if (c.framework == "torch") {
-        const auto index = ctx.kb.package_name("torch_index_url", {{"variant", c.variant}})
-                               .value_or("https://download.pytorch.org/whl/" + c.variant);
+        const auto index =
+            ctx.kb.package_name("torch_index_url", {{"variant", c.variant}}).value_or("https://download.pytorch.org/whl/" + c.variant);
         s.notes.push_back(fmt::format("The index URL picks the CUDA variant: the plain PyPI wheel of a release may be another CUDA."));
         s.commands.push_back(fmt::format("python -m pip install 'torch=={}.*' --index-url {}", c.release.str(), index));
-        s.checks.push_back("python -c \"import torch; assert torch.cuda.is_available(), 'no GPU'; print(torch.__version__, torch.version.cuda, "
-                           "torch.cuda.get_device_name(0))\"");
-        s.checks.push_back("python -c \"import torch; x = torch.ones(4, device='cuda'); print((x * 2).sum().item())\"   # runs a kernel: "
-                           "catches 'no kernel image'");
+        s.checks.push_back(
+            "python -c \"import torch; assert torch.cuda.is_available(), 'no GPU'; print(torch.__version__, torch.version.cuda, "
+            "torch.cuda.get_device_name(0))\"");
+        s.checks.push_back(
+            "python -c \"import torch; x = torch.ones(4, device='cuda'); print((x * 2).sum().item())\"   # runs a kernel: "
+            "catches 'no kernel image'");
     } else if (c.framework == "tensorflow") {
         if (c.variant == "and-cuda") {
-            s.notes.push_back(fmt::format("[and-cuda] installs the CUDA {} and cuDNN {} wheels TensorFlow {} was tested with.", c.cuda.str(),
-                                          c.tested_cudnn ? c.tested_cudnn->str() : "?", c.release.str()));
+            s.notes.push_back(fmt::format("[and-cuda] installs the CUDA {} and cuDNN {} wheels TensorFlow {} was tested with.",
+                                          c.cuda.str(), c.tested_cudnn ? c.tested_cudnn->str() : "?", c.release.str()));
             s.commands.push_back(fmt::format("python -m pip install 'tensorflow[and-cuda]=={}.*'", c.release.str()));
         } else {
             s.notes.push_back(fmt::format("TensorFlow {} loads the system's CUDA {} and cuDNN {} (the steps above) by their major version.",
                                           c.release.str(), c.cuda.str(), c.tested_cudnn ? c.tested_cudnn->str() : "?"));
-            s.commands.push_back(fmt::format("python -m pip install '{}=={}.*'", c.release.major() >= 2 ? "tensorflow" : "tensorflow-gpu", c.release.str()));
+            s.commands.push_back(
+                fmt::format("python -m pip install '{}=={}.*'", c.release.major() >= 2 ? "tensorflow" : "tensorflow-gpu", c.release.str()));
         }
         s.checks.push_back("python -c \"import tensorflow as tf; g = tf.config.list_physical_devices('GPU'); print(g); assert g, 'no GPU'\"");
     } else {

@@ -37,9 +37,9 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
     t.gcc_default = p.gcc_default;
     t.gcc_installed = p.gcc_installed;
     t.driver = installed_driver(snap);
-    t.nouveau = std::find(snap.driver.loaded_modules.begin(), snap.driver.loaded_modules.end(), "nouveau") !=
-                    snap.driver.loaded_modules.end() ||
-                std::any_of(snap.gpus.begin(), snap.gpus.end(), [](const auto& g) { return g.bound_driver == "nouveau"; });
+    t.nouveau =
+        std::find(snap.driver.loaded_modules.begin(), snap.driver.loaded_modules.end(), "nouveau") != snap.driver.loaded_modules.end() ||
+        std::any_of(snap.gpus.begin(), snap.gpus.end(), [](const auto& g) { return g.bound_driver == "nouveau"; });
 
     if (request.os) {
         auto os = parse_os(*request.os, kb);

@@ -60,8 +60,9 @@ std::string read_hostname(Context& ctx) {
         for (auto line : text::lines(*data)) {
             line = text::trim(line);
             if (line.empty() || line.front() == '#') continue;
-            const bool clean = line.size() <= 253 && line.find_first_not_of(
-                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == std::string_view::npos;
+            const bool clean =
+                line.size() <= 253 &&
+                line.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._") == std::string_view::npos;
             if (clean) return std::string(line);
             ctx.note("platform", file, "not a host name: " + text::printable(line, 60));
             break;

@@ -22,10 +22,10 @@ struct Options {
 
 /// A site-packages (or dist-packages) folder and the interpreter that uses it.
 struct PythonSite {
-    std::string dir;          ///< canonical machine path
-    std::string interpreter;  ///< the python found for it ("" for a conda env without one)
-    std::string version;      ///< "3.11"
-    bool has_headers = false; ///< Python.h of that version exists
+    std::string dir;           ///< canonical machine path
+    std::string interpreter;   ///< the python found for it ("" for a conda env without one)
+    std::string version;       ///< "3.11"
+    bool has_headers = false;  ///< Python.h of that version exists
 };
 
 class Context {
@@ -52,8 +52,7 @@ class Context {
     void note(std::string_view probe, std::string_view path, std::string_view message);
     /// Reads a file. A missing file is a plain nullopt (a fact, not a fault); any other error
     /// (too large, loop, permission, not a regular file) also adds a note naming the file.
-    std::optional<std::string> read(std::string_view probe, std::string_view path,
-                                    std::size_t cap = host::kDefaultReadCap);
+    std::optional<std::string> read(std::string_view probe, std::string_view path, std::size_t cap = host::kDefaultReadCap);
     /// The installed version of a dpkg package, or nullopt.
     std::optional<std::string> dpkg_version(std::string_view name) const;
     /// A conda-meta/*.json package record; nullopt when unreadable (a note says why).

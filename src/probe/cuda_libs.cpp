@@ -6,10 +6,9 @@ namespace cudoctor::probe {
 
 bool is_cuda_library(std::string_view name) {
     static constexpr std::array kPrefixes = {
-        "libcuda.so",    "libcudart.so",  "libcudnn",      "libcublas",     "libcufft",
-        "libcurand.so",  "libcusolver",   "libcusparse",   "libnvrtc",      "libnvJitLink",
-        "libnccl.so",    "libnvidia-ml.so", "libcupti.so", "libnvToolsExt", "libnvinfer",
-        "libnvptxcompiler", "libcufile",  "libnpp",
+        "libcuda.so",  "libcudart.so",  "libcudnn",   "libcublas",        "libcufft",   "libcurand.so",
+        "libcusolver", "libcusparse",   "libnvrtc",   "libnvJitLink",     "libnccl.so", "libnvidia-ml.so",
+        "libcupti.so", "libnvToolsExt", "libnvinfer", "libnvptxcompiler", "libcufile",  "libnpp",
     };
     for (std::string_view p : kPrefixes) {
         if (name.starts_with(p)) return name.find(".so") != std::string_view::npos;

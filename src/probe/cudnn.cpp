@@ -17,11 +17,11 @@ namespace {
 constexpr std::string_view kCudnnProbe = "cudnn";
 
 struct Copy {
-    std::string lib_dir;                  // canonical; may be ""
-    std::vector<std::string> headers;     // candidate cudnn_version headers, first found wins
+    std::string lib_dir;               // canonical; may be ""
+    std::vector<std::string> headers;  // candidate cudnn_version headers, first found wins
     std::string location;
     std::string cuda_major;
-    std::string version_hint;             // dist-info or package metadata
+    std::string version_hint;  // dist-info or package metadata
     std::string evidence_hint;
 };
 
@@ -35,9 +35,8 @@ std::vector<std::string> library_versions(Context& ctx, const std::string& dir) 
         auto v = std::string(so_version(n));
         if (Version::parse(v) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return std::count(a.begin(), a.end(), '.') > std::count(b.begin(), b.end(), '.');
-    });
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return std::count(a.begin(), a.end(), '.') > std::count(b.begin(), b.end(), '.'); });
     return out;
 }
 
@@ -77,7 +76,10 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
             if (!dir || library_versions(ctx, *dir).empty()) continue;
             copies.push_back({*dir,
                               {host::join(tk.path, "include/cudnn_version.h"), host::join(tk.path, "include/cudnn.h")},
-                              "toolkit", tk.version.empty() ? "" : major, {}, {}});
+                              "toolkit",
+                              tk.version.empty() ? "" : major,
+                              {},
+                              {}});
         }
     }
     std::string deb_major = cuda_major_from_deb(ctx);
@@ -87,7 +89,10 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
         copies.push_back({*dir,
                           {"/usr/include/cudnn_version.h", "/usr/include/x86_64-linux-gnu/cudnn_version_v9.h",
                            "/usr/include/x86_64-linux-gnu/cudnn_version_v8.h", "/usr/include/cudnn.h"},
-                          "system", deb_major, {}, {}});
+                          "system",
+                          deb_major,
+                          {},
+                          {}});
     }
     for (const auto& site : ctx.python_sites) {
         const std::string base = host::join(site.dir, "nvidia/cudnn");
@@ -108,8 +113,8 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
     for (const auto& env : ctx.snap.environment.conda_envs) {
         const std::string lib = host::join(env, "lib");
         if (library_versions(ctx, lib).empty()) continue;
-        Copy copy{*ctx.host.resolve(lib), {host::join(env, "include/cudnn_version.h"), host::join(env, "include/cudnn.h")},
-                  "conda", {}, {}, {}};
+        Copy copy{
+            *ctx.host.resolve(lib), {host::join(env, "include/cudnn_version.h"), host::join(env, "include/cudnn.h")}, "conda", {}, {}, {}};
         for (const auto& file : ctx.host.glob(host::join(env, "conda-meta"), "cudnn-*.json")) {
             auto pkg = ctx.read_conda_meta(kCudnnProbe, file);
             if (!pkg) continue;

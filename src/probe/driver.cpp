@@ -16,8 +16,7 @@ namespace cudoctor::probe {
 namespace {
 
 constexpr std::string_view kDriverProbe = "driver";
-constexpr std::array<std::string_view, 6> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset",
-                                                      "nvidia_peermem", "nouveau"};
+constexpr std::array<std::string_view, 6> kModules = {"nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia_peermem", "nouveau"};
 
 void read_kernel_module(Context& ctx) {
     auto& d = ctx.snap.driver;
@@ -80,9 +79,7 @@ void read_loaded_modules(Context& ctx) {
     d.evidence.push_back({"/sys/module", "module folders"});
 }
 
-bool is_driver_library(std::string_view name) {
-    return name.starts_with("libcuda.so") || name.starts_with("libnvidia-ml.so");
-}
+bool is_driver_library(std::string_view name) { return name.starts_with("libcuda.so") || name.starts_with("libnvidia-ml.so"); }
 
 void add_library(Context& ctx, const std::string& path) {
     auto& d = ctx.snap.driver;
@@ -106,8 +103,8 @@ void read_user_space(Context& ctx) {
         for (const auto& e : ctx.ld_cache->entries)
             if (is_driver_library(e.key)) add_library(ctx, e.value);
     }
-    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-                            "/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", "/usr/lib/nvidia"}) {
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/lib/wsl/lib",
+                            "/usr/local/nvidia/lib64", "/usr/lib/nvidia"}) {
         auto names = ctx.host.list_dir(dir);
         if (!names) continue;
         for (const auto& name : *names)
@@ -118,15 +115,13 @@ void read_user_space(Context& ctx) {
             std::find(d.user_space_versions.begin(), d.user_space_versions.end(), lib.version) == d.user_space_versions.end())
             d.user_space_versions.push_back(lib.version);
     }
-    std::sort(d.user_space_versions.begin(), d.user_space_versions.end(), [](const auto& a, const auto& b) {
-        return *Version::parse(a) < *Version::parse(b);
-    });
+    std::sort(d.user_space_versions.begin(), d.user_space_versions.end(),
+              [](const auto& a, const auto& b) { return *Version::parse(a) < *Version::parse(b); });
 }
 
 bool is_driver_package(std::string_view name) {
-    for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils",
-                               "libnvidia-gl", "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless",
-                               "linux-modules-nvidia", "nvidia-fabricmanager"}) {
+    for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils", "libnvidia-gl",
+                               "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless", "linux-modules-nvidia", "nvidia-fabricmanager"}) {
         if (name.starts_with(p)) return true;
     }
     return false;
@@ -142,8 +137,7 @@ void read_package_logs(Context& ctx) {
         for (const auto& t : formats::parse_apt_history(*history)) {
             for (const auto& c : t.changes) {
                 if (!is_driver_package(c.package)) continue;
-                events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline,
-                                  "/var/log/apt/history.log"});
+                events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
             }
         }
     }

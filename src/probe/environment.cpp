@@ -24,8 +24,7 @@ void read_path(Context& ctx) {
     for (const auto& dir : env.path) {
         if (dir.empty() || !dir.starts_with('/')) continue;  // relative entries depend on the cwd
         const auto nvcc = host::join(dir, "nvcc");
-        if (ctx.host.is_executable_file(nvcc) &&
-            std::find(env.nvcc_on_path.begin(), env.nvcc_on_path.end(), nvcc) == env.nvcc_on_path.end()) {
+        if (ctx.host.is_executable_file(nvcc) && std::find(env.nvcc_on_path.begin(), env.nvcc_on_path.end(), nvcc) == env.nvcc_on_path.end()) {
             env.nvcc_on_path.push_back(nvcc);
             env.nvcc_on_path_real.push_back(real_nvcc(ctx, nvcc).value_or(nvcc));
         }
@@ -84,8 +83,7 @@ void read_ld_so_conf(Context& ctx, const std::string& file, int depth) {
         if (line.starts_with("include") && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
             std::string pattern(text::trim(line.substr(7)));
             if (!pattern.starts_with('/')) pattern = host::join(host::dirname(file), pattern);
-            for (const auto& inc : ctx.host.glob(host::dirname(pattern), host::basename(pattern)))
-                read_ld_so_conf(ctx, inc, depth + 1);
+            for (const auto& inc : ctx.host.glob(host::dirname(pattern), host::basename(pattern))) read_ld_so_conf(ctx, inc, depth + 1);
             continue;
         }
         if (line.starts_with("hwcap")) continue;
@@ -109,8 +107,7 @@ void read_loader_cache(Context& ctx) {
         auto dir = ctx.host.resolve(host::dirname(e.value));
         env.loader_cache.push_back({e.key, e.value, formats::ld_cache_arch_name(e.flags), dir ? *dir : std::string()});
     }
-    env.evidence.push_back({"/etc/ld.so.cache", std::to_string(cache->entries.size()) + " entries, " +
-                                                    env.loader_cache_format + " format"});
+    env.evidence.push_back({"/etc/ld.so.cache", std::to_string(cache->entries.size()) + " entries, " + env.loader_cache_format + " format"});
     ctx.ld_cache = std::move(*cache);
 }
 
@@ -160,8 +157,7 @@ void probe_environment(Context& ctx) {
     read_loader_cache(ctx);
     find_conda_envs(ctx);
     ctx.python_sites = find_python_sites(ctx);
-    for (const auto& site : ctx.python_sites)
-        ctx.snap.pythons.push_back({site.interpreter, site.version, site.dir, site.has_headers});
+    for (const auto& site : ctx.python_sites) ctx.snap.pythons.push_back({site.interpreter, site.version, site.dir, site.has_headers});
 }
 
 }  // namespace cudoctor::probe

@@ -159,9 +159,10 @@ void probe_tensorflow(Context& ctx, const PythonSite& site, const DistInfos& inf
     fw.evidence.push_back({path, "cuda_version " + info->cuda_version + ", cudnn_version " + info->cudnn_version});
     add_wheels(infos, dist, fw);
     if (fw.cuda)
-        read_binary_archs(ctx, site, fw, {{"tensorflow/python", "_pywrap_tensorflow_internal.so"},
-                                          {"tensorflow", "libtensorflow_framework.so*"},
-                                          {"tensorflow", "libtensorflow_cc.so*"}});
+        read_binary_archs(ctx, site, fw,
+                          {{"tensorflow/python", "_pywrap_tensorflow_internal.so"},
+                           {"tensorflow", "libtensorflow_framework.so*"},
+                           {"tensorflow", "libtensorflow_cc.so*"}});
     ctx.snap.frameworks.push_back(std::move(fw));
 }
 
@@ -183,7 +184,8 @@ void probe_jax(Context& ctx, const PythonSite& site, const DistInfos& infos) {
             fw.cuda = e->dist.substr(pos + 4, e->dist.find('_', pos) - pos - 4);
             fw.evidence.push_back({host::join(site.dir, e->folder), e->dist + " " + e->version});
             add_wheels(infos, e, fw);
-            read_binary_archs(ctx, site, fw, {{"jax_plugins/xla_cuda12", "*.so"}, {"jax_plugins/xla_cuda13", "*.so"}, {"jaxlib/cuda", "*.so"}});
+            read_binary_archs(ctx, site, fw,
+                              {{"jax_plugins/xla_cuda12", "*.so"}, {"jax_plugins/xla_cuda13", "*.so"}, {"jaxlib/cuda", "*.so"}});
             break;
         }
         if (auto plus = e->version.find("+cuda"); plus != std::string::npos) {  // jaxlib 0.4.28+cuda12.cudnn89

@@ -90,8 +90,7 @@ void probe_gpus(Context& ctx) {
         } else {
             std::string ids_path;
             if (const auto& ids = pci_ids.text(ids_path)) {
-                if (auto name = formats::pci_ids_device_name(*ids, static_cast<std::uint16_t>(*vendor),
-                                                             static_cast<std::uint16_t>(*device))) {
+                if (auto name = formats::pci_ids_device_name(*ids, static_cast<std::uint16_t>(*vendor), static_cast<std::uint16_t>(*device))) {
                     gpu.name_source = "pci.ids";
                     gpu.evidence.push_back({ids_path, *name});
                     if (auto info = ctx.kb.gpu_from_pci_ids_name(*name)) {

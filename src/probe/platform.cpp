@@ -2,10 +2,10 @@
 // Secure Boot and the DKMS state of the nvidia module. Files only.
 #include <sys/utsname.h>
 
+#include <gnu/libc-version.h>
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <gnu/libc-version.h>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
@@ -175,10 +175,22 @@ void read_virtualization(Context& ctx) {
     auto& p = ctx.snap.platform;
     // systemd's detect_vm_dmi_vendor(): the first prefix match over these DMI files.
     static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kVendors = {{
-        {"KVM", "kvm"},           {"OpenStack", "kvm"},  {"KubeVirt", "kvm"},     {"Amazon EC2", "amazon"},
-        {"QEMU", "qemu"},         {"VMware", "vmware"},  {"VMW", "vmware"},       {"innotek GmbH", "oracle"},
-        {"VirtualBox", "oracle"}, {"Oracle Corporation", "oracle"}, {"Xen", "xen"}, {"Bochs", "bochs"},
-        {"Parallels", "parallels"}, {"BHYVE", "bhyve"},  {"Hyper-V", "microsoft"}, {"Google Compute Engine", "google"},
+        {"KVM", "kvm"},
+        {"OpenStack", "kvm"},
+        {"KubeVirt", "kvm"},
+        {"Amazon EC2", "amazon"},
+        {"QEMU", "qemu"},
+        {"VMware", "vmware"},
+        {"VMW", "vmware"},
+        {"innotek GmbH", "oracle"},
+        {"VirtualBox", "oracle"},
+        {"Oracle Corporation", "oracle"},
+        {"Xen", "xen"},
+        {"Bochs", "bochs"},
+        {"Parallels", "parallels"},
+        {"BHYVE", "bhyve"},
+        {"Hyper-V", "microsoft"},
+        {"Google Compute Engine", "google"},
     }};
     for (const char* file : {"product_name", "sys_vendor", "board_vendor", "bios_vendor", "product_version"}) {
         const std::string path = host::join("/sys/class/dmi/id", file);

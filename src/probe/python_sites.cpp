@@ -31,8 +31,7 @@ class SiteList {
 std::string version_of_name(std::string_view name) {
     if (!name.starts_with("python3.")) return {};
     auto v = name.substr(6);
-    if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; }))
-        return {};
+    if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; })) return {};
     return std::string(v);
 }
 
@@ -46,8 +45,8 @@ std::vector<std::string> lib_versions(Context& ctx, const std::string& prefix) {
 }
 
 /// `include_prefix` is where Python.h lives: the prefix itself, or a venv's base installation.
-void add_prefix(Context& ctx, SiteList& sites, const std::string& prefix, const std::string& interpreter,
-                std::vector<std::string> versions, const std::string& include_prefix = {}) {
+void add_prefix(Context& ctx, SiteList& sites, const std::string& prefix, const std::string& interpreter, std::vector<std::string> versions,
+                const std::string& include_prefix = {}) {
     if (versions.empty()) versions = lib_versions(ctx, prefix);
     for (const auto& v : versions) {
         const bool headers =
@@ -102,8 +101,7 @@ void add_interpreter(Context& ctx, SiteList& sites, const std::string& path) {
 std::vector<PythonSite> find_python_sites(Context& ctx) {
     SiteList sites(ctx);
     for (const auto& p : ctx.options.pythons) add_interpreter(ctx, sites, p);
-    if (auto venv = ctx.host.env("VIRTUAL_ENV"); venv && !venv->empty())
-        add_interpreter(ctx, sites, host::join(*venv, "bin/python"));
+    if (auto venv = ctx.host.env("VIRTUAL_ENV"); venv && !venv->empty()) add_interpreter(ctx, sites, host::join(*venv, "bin/python"));
     for (const char* name : {"python3", "python"}) {
         for (const auto& dir : ctx.snap.environment.path) {
             if (dir.empty() || !dir.starts_with('/')) continue;

@@ -35,8 +35,7 @@ class Candidates {
         if (!real || !m_ctx.host.is_dir(*real)) return nullptr;
         for (auto& c : m_list) {
             if (c.path == *real) {
-                if (std::find(c.found_by.begin(), c.found_by.end(), found_by) == c.found_by.end())
-                    c.found_by.emplace_back(found_by);
+                if (std::find(c.found_by.begin(), c.found_by.end(), found_by) == c.found_by.end()) c.found_by.emplace_back(found_by);
                 return &c;
             }
         }
@@ -213,8 +212,8 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
         tk.evidence.push_back({c.version_hint_source, c.version_hint});
         return;
     }
-    const std::string cuda_h = first_existing(ctx, c.path, {"include/cuda.h", "targets/x86_64-linux/include/cuda.h",
-                                                            "targets/sbsa-linux/include/cuda.h"});
+    const std::string cuda_h =
+        first_existing(ctx, c.path, {"include/cuda.h", "targets/x86_64-linux/include/cuda.h", "targets/sbsa-linux/include/cuda.h"});
     if (!cuda_h.empty()) {
         if (auto data = ctx.read(kToolkitProbe, cuda_h, 4u << 20)) {
             if (auto v = formats::parse_cuda_h_version(*data)) {
@@ -258,8 +257,9 @@ std::string install_method(Context& ctx, const Candidate& c, const snapshot::Too
 }
 
 void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
-    const std::string path = first_existing(ctx, c.path, {"include/crt/host_config.h", "targets/x86_64-linux/include/crt/host_config.h",
-                                                          "targets/sbsa-linux/include/crt/host_config.h"});
+    const std::string path = first_existing(ctx, c.path,
+                                            {"include/crt/host_config.h", "targets/x86_64-linux/include/crt/host_config.h",
+                                             "targets/sbsa-linux/include/crt/host_config.h"});
     if (!path.empty()) {
         if (auto data = ctx.read(kToolkitProbe, path, 1u << 20)) {
             auto limits = formats::parse_host_config(*data);

@@ -63,5 +63,4 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
     }
 }
 
-
 }  // namespace cudoctor::report

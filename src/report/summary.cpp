@@ -21,16 +21,13 @@ std::string describe(const snapshot::Gpu& gpu) {
     parts.push_back(gpu.name.empty() ? "unknown NVIDIA device" : gpu.name);
     parts.push_back("[" + gpu.pci_device_id + "]");
     std::string head = join(parts, " ");
-    std::vector<std::string> tail = {gpu.architecture,
-                                     gpu.compute_capability.empty() ? "" : "compute " + gpu.compute_capability,
+    std::vector<std::string> tail = {gpu.architecture, gpu.compute_capability.empty() ? "" : "compute " + gpu.compute_capability,
                                      gpu.bound_driver.empty() ? "no driver bound" : "driver " + gpu.bound_driver};
     return gpu.bus_id + "  " + head + " · " + join(tail, " · ");
 }
 
 std::string describe(const snapshot::Toolkit& tk) {
-    std::vector<std::string> tail = {tk.install_method,
-                                     tk.has_nvcc ? "nvcc" : "no nvcc",
-                                     tk.is_default ? "default (/usr/local/cuda)" : "",
+    std::vector<std::string> tail = {tk.install_method, tk.has_nvcc ? "nvcc" : "no nvcc", tk.is_default ? "default (/usr/local/cuda)" : "",
                                      tk.first_on_path ? "first on PATH" : (tk.on_path ? "on PATH (shadowed)" : ""),
                                      tk.max_gcc ? fmt::format("gcc ≤ {}", *tk.max_gcc) : ""};
     return fmt::format("CUDA {}  {}  {}", tk.version.empty() ? "?" : tk.version, tk.path, join(tail, " · "));
@@ -39,8 +36,8 @@ std::string describe(const snapshot::Toolkit& tk) {
 std::string describe(const snapshot::Cudnn& c) {
     std::vector<std::string> tail = {c.location, c.cuda_major.empty() ? "" : "for CUDA " + c.cuda_major,
                                      c.loader_visible ? "loader finds it" : "not on the loader path"};
-    if (!c.header_version.empty() && !c.library_versions.empty() &&
-        c.library_versions.front().find('.') != std::string::npos && c.library_versions.front() != c.header_version)
+    if (!c.header_version.empty() && !c.library_versions.empty() && c.library_versions.front().find('.') != std::string::npos &&
+        c.library_versions.front() != c.header_version)
         tail.push_back("header " + c.header_version + " ≠ library " + c.library_versions.front());
     return fmt::format("cuDNN {}  {}  {}", c.version, c.path, join(tail, " · "));
 }
@@ -72,8 +69,8 @@ std::string describe_user_space(const snapshot::Driver& d) {
     if (d.libraries.empty()) return "no user-space driver libraries (libcuda, libnvidia-ml)";
     std::vector<std::string> names;
     for (const auto& l : d.libraries) names.push_back(l.path);
-    return fmt::format("user space {}: {}", d.user_space_versions.empty() ? "(version not in file names)" : join(d.user_space_versions, ", "),
-                       join(names, ", "));
+    return fmt::format("user space {}: {}",
+                       d.user_space_versions.empty() ? "(version not in file names)" : join(d.user_space_versions, ", "), join(names, ", "));
 }
 
 std::string describe_max_cuda(const snapshot::Driver& d) {
@@ -84,8 +81,7 @@ std::string describe_max_cuda(const snapshot::Driver& d) {
 
 std::string describe_platform(const snapshot::Platform& p) {
     std::string os = p.os_pretty.empty() ? join({p.os_id, p.os_version}, " ") : p.os_pretty;
-    std::vector<std::string> parts = {os.empty() ? "unknown OS (no os-release)" : os,
-                                      p.kernel.empty() ? "" : "kernel " + p.kernel, p.arch,
+    std::vector<std::string> parts = {os.empty() ? "unknown OS (no os-release)" : os, p.kernel.empty() ? "" : "kernel " + p.kernel, p.arch,
                                       p.glibc.empty() ? "" : "glibc " + p.glibc};
     return join(parts, " · ");
 }
@@ -93,12 +89,10 @@ std::string describe_platform(const snapshot::Platform& p) {
 std::string describe_platform_details(const snapshot::Platform& p) {
     std::vector<std::string> gcc;
     for (int g : p.gcc_installed) gcc.push_back(std::to_string(g));
-    std::vector<std::string> parts = {
-        p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ")) : "no gcc found",
-        p.wsl ? "WSL2" : "",
-        p.container.empty() ? "" : "container: " + p.container,
-        p.virtualization.empty() ? "" : "virtual machine: " + p.virtualization,
-        "Secure Boot " + (p.secure_boot.empty() ? std::string("unknown") : p.secure_boot)};
+    std::vector<std::string> parts = {p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ")) : "no gcc found",
+                                      p.wsl ? "WSL2" : "", p.container.empty() ? "" : "container: " + p.container,
+                                      p.virtualization.empty() ? "" : "virtual machine: " + p.virtualization,
+                                      "Secure Boot " + (p.secure_boot.empty() ? std::string("unknown") : p.secure_boot)};
     return join(parts, " · ");
 }
 

@@ -19,8 +19,7 @@ class Printer {
     void info(std::string_view line) { item(paint("2", "·"), line); }
     void evidence(const std::vector<snapshot::Evidence>& ev) {
         if (!m_options.verbose) return;
-        for (const auto& e : ev)
-            m_out << "      " << paint("2", "from " + e.source + (e.detail.empty() ? "" : ": " + e.detail)) << "\n";
+        for (const auto& e : ev) m_out << "      " << paint("2", "from " + e.source + (e.detail.empty() ? "" : ": " + e.detail)) << "\n";
     }
     void sub(std::string_view line) { m_out << "      " << line << "\n"; }
 
@@ -41,8 +40,8 @@ void render_findings(const snapshot::Snapshot& snap, Printer& p) {
         return;
     }
     for (const auto& f : snap.findings) {
-        const std::string line = fmt::format("[{}] {}{}", f.id, f.title,
-                                             f.consequence_of.empty() ? "" : " (follows from " + f.consequence_of + ")");
+        const std::string line =
+            fmt::format("[{}] {}{}", f.id, f.title, f.consequence_of.empty() ? "" : " (follows from " + f.consequence_of + ")");
         if (f.severity == "error") p.bad(line);
         else if (f.severity == "warning") p.warn(line);
         else p.info(line);
@@ -124,7 +123,9 @@ void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std
     for (const auto& e : env.ld_library_path) {
         if (e.empty) p.warn("LD_LIBRARY_PATH has an empty entry (it means the current directory)");
         else if (!e.exists) p.warn("LD_LIBRARY_PATH: " + e.path + " does not exist");
-        else p.info("LD_LIBRARY_PATH: " + e.path + (e.cuda_libraries.empty() ? "" : " (" + std::to_string(e.cuda_libraries.size()) + " CUDA libraries)"));
+        else
+            p.info("LD_LIBRARY_PATH: " + e.path +
+                   (e.cuda_libraries.empty() ? "" : " (" + std::to_string(e.cuda_libraries.size()) + " CUDA libraries)"));
     }
     if (!env.loader_cache_format.empty())
         p.info(fmt::format("loader cache: {} CUDA libraries ({} format)", env.loader_cache.size(), env.loader_cache_format));

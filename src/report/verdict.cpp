@@ -5,9 +5,7 @@
 namespace cudoctor::report {
 namespace {
 
-std::string count(std::size_t n, const char* one) {
-    return std::to_string(n) + " " + one + (n == 1 ? "" : "s");
-}
+std::string count(std::size_t n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
 
 }  // namespace
 
@@ -21,8 +19,7 @@ std::string verdict_line(const snapshot::Snapshot& snap) {
         if (f.severity == "info") continue;
         ids += (ids.empty() ? "" : ", ") + f.id;
     }
-    if (errors + warnings == 0)
-        return infos == 0 ? "✓ no problems found" : "✓ no problems found (" + count(infos, "note") + ")";
+    if (errors + warnings == 0) return infos == 0 ? "✓ no problems found" : "✓ no problems found (" + count(infos, "note") + ")";
     std::string line = errors ? "✗ " + count(errors, "error") : "! " + count(warnings, "warning");
     if (errors && warnings) line += ", " + count(warnings, "warning");
     return line + ": " + ids;

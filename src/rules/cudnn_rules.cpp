@@ -14,9 +14,7 @@ using snapshot::Evidence;
 using snapshot::Finding;
 using snapshot::Snapshot;
 
-bool inside(const std::string& path, const std::string& folder) {
-    return path == folder || path.starts_with(folder + "/");
-}
+bool inside(const std::string& path, const std::string& folder) { return path == folder || path.starts_with(folder + "/"); }
 
 std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
@@ -46,11 +44,14 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
             for (int b : built) majors += (majors.empty() ? "" : "/") + std::to_string(b);
             std::string fix;
             if (c.location == "pip")
-                fix = fmt::format("python3 -m pip install --force-reinstall 'nvidia-cudnn-cu{}'   # the cuDNN wheel of {}'s CUDA", major, who);
+                fix =
+                    fmt::format("python3 -m pip install --force-reinstall 'nvidia-cudnn-cu{}'   # the cuDNN wheel of {}'s CUDA", major, who);
             else if (fix::uses_apt(s.platform) && cv->major() >= 9)
-                fix = fix::install_packages(s.platform, {fmt::format("libcudnn9-cuda-{}", major), fmt::format("libcudnn9-dev-cuda-{}", major)});
+                fix = fix::install_packages(s.platform,
+                                            {fmt::format("libcudnn9-cuda-{}", major), fmt::format("libcudnn9-dev-cuda-{}", major)});
             else
-                fix = fmt::format("# install the cuDNN {} build for CUDA {} (cudnn-linux-x86_64-*_cuda{}-archive) in place of this one", c.version, major, major);
+                fix = fmt::format("# install the cuDNN {} build for CUDA {} (cudnn-linux-x86_64-*_cuda{}-archive) in place of this one",
+                                  c.version, major, major);
             out.push_back(finding(fmt::format("cuDNN {} at {} is built for CUDA {}, but {} is CUDA {}", c.version, c.path, majors, who, major),
                                   "cuDNN links against one CUDA major's runtime and libraries; loaded by another it fails with "
                                   "\"CUDNN_STATUS_NOT_INITIALIZED\", missing-symbol or \"libcublasLt.so.N: cannot open shared "
@@ -72,7 +73,8 @@ std::vector<Finding> header_library_mismatch(const Snapshot& s, const kb::Kb&) {
             out.push_back(finding(fmt::format("cuDNN headers say {} but the library at {} is {}", c.header_version, c.path, lib),
                                   "A half-finished upgrade: code compiled against these headers expects another library "
                                   "(CUDNN_STATUS_VERSION_MISMATCH, or \"cuDNN version mismatch\" from frameworks).",
-                                  fmt::format("# replace both with one release: remove {}/libcudnn*.so.{}* or install the matching headers", c.path, lib),
+                                  fmt::format("# replace both with one release: remove {}/libcudnn*.so.{}* or install the matching headers",
+                                              c.path, lib),
                                   {{c.path + "/libcudnn.so." + lib, lib}, {"cudnn_version.h", c.header_version}}));
             break;
         }

@@ -61,8 +61,7 @@ std::vector<Finding> nouveau_loaded(const Snapshot& s, const kb::Kb& kb) {
     if (has_module(s, "nouveau")) ev.push_back({"/proc/modules", "nouveau is loaded"});
     for (const auto& g : s.gpus)
         if (g.bound_driver == "nouveau") ev.push_back({"/sys/bus/pci/devices/" + g.bus_id + "/driver", "-> nouveau"});
-    std::string fix =
-        "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\n";
+    std::string fix = "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\n";
     fix += fix::uses_apt(s.platform) ? "sudo update-initramfs -u\n" : "sudo dracut --force\n";
     if (s.driver.user_space_versions.empty()) {
         auto install = fix::install_driver(s, kb);
@@ -79,8 +78,7 @@ std::vector<Finding> nouveau_loaded(const Snapshot& s, const kb::Kb& kb) {
 
 std::vector<Finding> secure_boot_blocks_module(const Snapshot& s, const kb::Kb&) {
     if (s.platform.secure_boot != "enabled" || !s.driver.kernel_module_version.empty() || s.gpus.empty()) return {};
-    const auto built = std::find_if(s.platform.dkms.begin(), s.platform.dkms.end(),
-                                    [](const auto& m) { return !m.kernel.empty(); });
+    const auto built = std::find_if(s.platform.dkms.begin(), s.platform.dkms.end(), [](const auto& m) { return !m.kernel.empty(); });
     if (built == s.platform.dkms.end()) return {};
     return {finding(fmt::format("Secure Boot keeps the DKMS-built nvidia {} module from loading", built->version),
                     "With Secure Boot on, the kernel loads only signed modules; the nvidia module DKMS built is signed with "
@@ -120,10 +118,11 @@ std::vector<Finding> driver_library_mismatch(const Snapshot& s, const kb::Kb&) {
         "sudo systemctl isolate graphical.target",
         other.back());
     if (by.find("unattended-upgrade") != std::string::npos)
-        fix += "\n# unattended-upgrades did this: keep it off the driver with\n"
-               "# Unattended-Upgrade::Package-Blacklist { \"nvidia-\"; \"libnvidia-\"; }; in /etc/apt/apt.conf.d/50unattended-upgrades";
-    return {finding(fmt::format("Driver/library version mismatch: kernel module {} but user-space libraries {}",
-                                d.kernel_module_version, other.back()),
+        fix +=
+            "\n# unattended-upgrades did this: keep it off the driver with\n"
+            "# Unattended-Upgrade::Package-Blacklist { \"nvidia-\"; \"libnvidia-\"; }; in /etc/apt/apt.conf.d/50unattended-upgrades";
+    return {finding(fmt::format("Driver/library version mismatch: kernel module {} but user-space libraries {}", d.kernel_module_version,
+                                other.back()),
                     "The driver packages were replaced while the old kernel module stayed loaded (no reboot since). "
                     "nvidia-smi says \"Failed to initialize NVML: Driver/library version mismatch\" and CUDA programs "
                     "fail to initialise until the module matches the libraries.",
@@ -152,8 +151,8 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
         std::vector<Evidence> ev = {{"driver", dv->str()}, {tk.path, "CUDA " + tk.version}, {"kb:cuda_driver.tsv", "needs ≥ " + min->str()}};
         const std::string fix = fix::install_driver(s, kb, min->major());
         if (floor && *dv >= *floor) {
-            out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)",
-                                              dv->str(), fix::toolkit_label(tk), min->str()),
+            out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)", dv->str(),
+                                              fix::toolkit_label(tk), min->str()),
                                   compat_why(tv->major(), *floor), fix, ev, "warning"));
         } else {
             out.push_back(finding(fmt::format("Driver {} is too old for {}: it needs ≥ {}", dv->str(), fix::toolkit_label(tk),
@@ -180,8 +179,8 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
         std::vector<Evidence> ev = {{"driver", dv->str()}, {fw.python, fw.name + " " + fw.version + " built with CUDA " + *fw.cuda}};
         if (floor ? *dv < *floor : (min && *dv < *min)) {
             const Version need = floor ? *floor : *min;
-            out.push_back(finding(fmt::format("Driver {} is too old for {} {} (CUDA {} needs ≥ {})", dv->str(), fw.name,
-                                              fw.version, *fw.cuda, need.str()),
+            out.push_back(finding(fmt::format("Driver {} is too old for {} {} (CUDA {} needs ≥ {})", dv->str(), fw.name, fw.version,
+                                              *fw.cuda, need.str()),
                                   fmt::format("{} brings its own CUDA {} runtime, which needs a newer driver: it fails with "
                                               "\"CUDA driver version is insufficient for CUDA runtime version\" "
                                               "(torch.cuda.is_available() is False).",
@@ -199,9 +198,9 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
 std::vector<Finding> smi_cuda_version_is_not_toolkit(const Snapshot& s, const kb::Kb&) {
     if (s.driver.max_cuda.empty()) return {};
     std::vector<std::string> others;
-    std::vector<Evidence> ev = {{"driver " + (s.driver.kernel_module_version.empty() ? s.driver.user_space_versions.back()
-                                                                                    : s.driver.kernel_module_version),
-                                 "runs CUDA ≤ " + s.driver.max_cuda}};
+    std::vector<Evidence> ev = {
+        {"driver " + (s.driver.kernel_module_version.empty() ? s.driver.user_space_versions.back() : s.driver.kernel_module_version),
+         "runs CUDA ≤ " + s.driver.max_cuda}};
     for (const auto& tk : s.toolkits) {
         auto v = Version::parse(tk.version);
         if (!is_system_toolkit(tk) || !v || v->truncated(2).str() == s.driver.max_cuda) continue;
@@ -229,11 +228,11 @@ std::vector<Finding> wsl_linux_driver_installed(const Snapshot& s, const kb::Kb&
         if (!lib.path.starts_with("/usr/lib/wsl/")) ev.push_back({lib.path, "a Linux driver library"});
     if (!s.driver.kernel_module_version.empty()) ev.push_back({"/proc/driver/nvidia/version", s.driver.kernel_module_version});
     if (ev.empty()) return {};
-    std::string fix = packages.empty() ? "# remove the Linux NVIDIA driver files listed above\n"
-                                       : "sudo apt-get remove --purge -y";
+    std::string fix = packages.empty() ? "# remove the Linux NVIDIA driver files listed above\n" : "sudo apt-get remove --purge -y";
     for (const auto& p : packages) fix += " " + p;
-    fix += "\n# then, from Windows: wsl --shutdown   (the Windows driver provides /usr/lib/wsl/lib/libcuda.so.1)\n"
-           "# install toolkits as cuda-toolkit-X-Y, never the 'cuda' or 'cuda-drivers' packages, which pull a driver";
+    fix +=
+        "\n# then, from Windows: wsl --shutdown   (the Windows driver provides /usr/lib/wsl/lib/libcuda.so.1)\n"
+        "# install toolkits as cuda-toolkit-X-Y, never the 'cuda' or 'cuda-drivers' packages, which pull a driver";
     return {finding("A Linux NVIDIA driver is installed inside WSL2",
                     "Under WSL2 the GPU driver is the Windows one, mapped into /usr/lib/wsl/lib. A Linux driver inside the "
                     "distribution shadows it and breaks CUDA (libcuda from the wrong driver, \"Driver/library version "
@@ -245,11 +244,19 @@ std::vector<Finding> vm_without_gpu_passthrough(const Snapshot& s, const kb::Kb&
     const auto& vm = s.platform.virtualization;
     if (vm.empty() || s.platform.wsl || !s.gpus.empty()) return {};
     std::string fix;
-    if (vm == "vmware") fix = "# ESXi: pass the GPU to this VM (DirectPath I/O) or use NVIDIA vGPU;\n# VMware Workstation/Player cannot give a guest CUDA: run it on the host (or in WSL2 on Windows)";
-    else if (vm == "oracle") fix = "# VirtualBox cannot give a guest CUDA: run it on the host, in WSL2 on Windows, or under a hypervisor with PCI passthrough";
-    else if (vm == "microsoft") fix = "# Hyper-V: Discrete Device Assignment (Dismount-VMHostAssignableDevice, Add-VMAssignableDevice) or GPU partitioning;\n# on a Windows desktop, WSL2 gives CUDA without a VM";
-    else if (vm == "amazon" || vm == "google") fix = "# this instance type has no GPU: move to a GPU instance type (AWS g5/g6/p4/p5, GCP a2/a3/g2)";
-    else fix = "# pass the GPU through: enable the IOMMU on the host (intel_iommu=on or amd_iommu=on), bind the GPU to vfio-pci, add it to the VM as a PCI host device";
+    if (vm == "vmware")
+        fix =
+            "# ESXi: pass the GPU to this VM (DirectPath I/O) or use NVIDIA vGPU;\n# VMware Workstation/Player cannot give a guest CUDA: run it on the host (or in WSL2 on Windows)";
+    else if (vm == "oracle")
+        fix = "# VirtualBox cannot give a guest CUDA: run it on the host, in WSL2 on Windows, or under a hypervisor with PCI passthrough";
+    else if (vm == "microsoft")
+        fix =
+            "# Hyper-V: Discrete Device Assignment (Dismount-VMHostAssignableDevice, Add-VMAssignableDevice) or GPU partitioning;\n# on a Windows desktop, WSL2 gives CUDA without a VM";
+    else if (vm == "amazon" || vm == "google")
+        fix = "# this instance type has no GPU: move to a GPU instance type (AWS g5/g6/p4/p5, GCP a2/a3/g2)";
+    else
+        fix =
+            "# pass the GPU through: enable the IOMMU on the host (intel_iommu=on or amd_iommu=on), bind the GPU to vfio-pci, add it to the VM as a PCI host device";
     return {finding(fmt::format("This {} virtual machine sees no NVIDIA GPU", vm),
                     "A guest only sees a GPU the hypervisor passes through (PCI passthrough or vGPU); without one no driver "
                     "or toolkit inside the VM can run CUDA.",

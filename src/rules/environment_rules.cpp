@@ -40,8 +40,8 @@ std::vector<Finding> missing_dir(const Snapshot& s, const kb::Kb&) {
 }
 
 std::vector<Finding> empty_entry(const Snapshot& s, const kb::Kb&) {
-    const auto n = std::count_if(s.environment.ld_library_path.begin(), s.environment.ld_library_path.end(),
-                                 [](const auto& e) { return e.empty; });
+    const auto n =
+        std::count_if(s.environment.ld_library_path.begin(), s.environment.ld_library_path.end(), [](const auto& e) { return e.empty; });
     if (n == 0) return {};
     return {finding("LD_LIBRARY_PATH has an empty entry, which means the current directory",
                     "A leading, trailing or doubled ':' (often `export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH` with the "
@@ -63,7 +63,8 @@ std::vector<Finding> cudart_not_loadable(const Snapshot& s, const kb::Kb&) {
                                 "libraries: {}: cannot open shared object file: No such file or directory\".",
                                 tk->cudart_soname),
                     fmt::format("echo {} | sudo tee {}\nsudo ldconfig", tk->lib_dir, conf),
-                    {{tk->lib_dir, tk->cudart_soname}, {"/etc/ld.so.cache", "does not list " + tk->lib_dir},
+                    {{tk->lib_dir, tk->cudart_soname},
+                     {"/etc/ld.so.cache", "does not list " + tk->lib_dir},
                      {"env LD_LIBRARY_PATH", "does not name it"}})};
 }
 
@@ -146,16 +147,14 @@ std::vector<Rule> environment_rules() {
         {"ld-library-path-missing-dir", "environment", "warning", "LD_LIBRARY_PATH names folders that do not exist",
          "Lists them; the fix is LD_LIBRARY_PATH without them.", missing_dir},
         {"ld-library-path-empty-entry", "environment", "warning", "an empty LD_LIBRARY_PATH entry (the current directory)",
-         "An empty entry makes the loader search the working directory: a hijack risk and a source of wrong libraries.",
-         empty_entry},
+         "An empty entry makes the loader search the working directory: a hijack risk and a source of wrong libraries.", empty_entry},
         {"cudart-not-loadable", "environment", "warning", "the default toolkit's libcudart is in neither the loader cache nor LD_LIBRARY_PATH",
          "Predicts \"libcudart.so.12: cannot open shared object file\"; the fix is an /etc/ld.so.conf.d file and ldconfig.",
          cudart_not_loadable},
         {"multiple-cudart-on-loader-path", "environment", "warning", "one libcudart SONAME reachable from several folders",
          "Lists the folders in the loader's order and names the one that wins.", multiple_cudart},
         {"conda-cuda-runtime-conflict", "environment", "warning", "a conda env's CUDA runtime and another one are both on the loader path",
-         "The active conda env has its own libcudart while LD_LIBRARY_PATH or the loader cache brings another.",
-         conda_runtime_conflict},
+         "The active conda env has its own libcudart while LD_LIBRARY_PATH or the loader cache brings another.", conda_runtime_conflict},
     };
 }
 

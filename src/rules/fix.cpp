@@ -63,8 +63,8 @@ std::string install_driver(const snapshot::Snapshot& snap, const kb::Kb& kb, std
     if (is_ubuntu(p)) {
         const char* name = datacenter(snap) ? (open ? "ubuntu_driver_server_open" : "ubuntu_driver_server")
                                             : (open ? "ubuntu_driver_open" : "ubuntu_driver");
-        auto pkg = kb.package_name(name, {{"branch", std::to_string(branch)}})
-                       .value_or(fmt::format("nvidia-driver-{}{}", branch, open ? "-open" : ""));
+        auto pkg =
+            kb.package_name(name, {{"branch", std::to_string(branch)}}).value_or(fmt::format("nvidia-driver-{}{}", branch, open ? "-open" : ""));
         return fmt::format("sudo apt-get update\nsudo apt-get install -y {}\nsudo reboot", pkg);
     }
     if (is_debian(p)) {
@@ -84,8 +84,8 @@ std::string install_driver(const snapshot::Snapshot& snap, const kb::Kb& kb, std
         if (release && !release->cuda_repo.empty()) {
             auto pkg = kb.package_name(open ? "nvidia_driver_open" : "nvidia_driver_proprietary", {{"branch", std::to_string(branch)}})
                            .value_or("cuda-drivers");
-            auto keyring = kb.package_name("cuda_keyring_url", {{"distro", release->cuda_repo}, {"arch", p.arch.empty() ? "x86_64" : p.arch}})
-                               .value_or("");
+            auto keyring =
+                kb.package_name("cuda_keyring_url", {{"distro", release->cuda_repo}, {"arch", p.arch.empty() ? "x86_64" : p.arch}}).value_or("");
             return fmt::format(
                 "wget {}\nsudo dpkg -i cuda-keyring_1.1-1_all.deb\nsudo apt-get update\n"
                 "sudo apt-get install -y linux-headers-$(uname -r) {}\nsudo reboot",

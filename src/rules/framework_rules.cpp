@@ -61,8 +61,9 @@ std::vector<Finding> cpu_only_build(const Snapshot& s, const kb::Kb& kb) {
                                   : fmt::format("{} -m pip install --force-reinstall torch --index-url https://download.pytorch.org/whl/{}",
                                                 python_of(fw), variant);
             if (fw.python.starts_with("/usr/lib/python3/dist-packages"))
-                fix = "# Debian's python3-torch is a CPU build: use a venv with a CUDA wheel\npython3 -m venv ~/venv-torch && ~/venv-torch/bin/pip install torch" +
-                      (variant.empty() ? std::string() : " --index-url https://download.pytorch.org/whl/" + variant);
+                fix =
+                    "# Debian's python3-torch is a CPU build: use a venv with a CUDA wheel\npython3 -m venv ~/venv-torch && ~/venv-torch/bin/pip install torch" +
+                    (variant.empty() ? std::string() : " --index-url https://download.pytorch.org/whl/" + variant);
         } else {
             fix = fmt::format("{} -m pip install 'tensorflow[and-cuda]'", python_of(fw));
         }
@@ -83,8 +84,10 @@ bool cc_less(const std::string& a, const std::string& b) {
 std::string arch_fix(const Snapshot& s, const kb::Kb& kb, const snapshot::Framework& fw, const snapshot::Gpu& g) {
     if (fw.name == "torch") {
         const auto variant = best_torch_variant(s, kb, fw, g.compute_capability);
-        return variant.empty() ? "# no PyTorch wheel in the knowledge base carries this architecture: build from source with TORCH_CUDA_ARCH_LIST=" + g.compute_capability
-                               : fmt::format("{} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/{}", python_of(fw), variant);
+        return variant.empty()
+                   ? "# no PyTorch wheel in the knowledge base carries this architecture: build from source with TORCH_CUDA_ARCH_LIST=" +
+                         g.compute_capability
+                   : fmt::format("{} -m pip install --upgrade torch --index-url https://download.pytorch.org/whl/{}", python_of(fw), variant);
     }
     if (fw.name == "tensorflow") return fmt::format("{} -m pip install --upgrade 'tensorflow[and-cuda]'", python_of(fw));
     return fmt::format("{} -m pip install --upgrade {}   # a release built for this GPU's architecture", python_of(fw), fw.name);
@@ -121,8 +124,8 @@ std::vector<Finding> framework_gpu_arch_unsupported(const Snapshot& s, const kb:
             continue;
         }
         if (!fw.cuda || fw.cuda->empty()) continue;
-        std::vector<std::string> sass;       // compute capabilities with kernels
-        std::optional<std::string> ptx_from; // PTX that JIT-compiles for this capability and newer
+        std::vector<std::string> sass;        // compute capabilities with kernels
+        std::optional<std::string> ptx_from;  // PTX that JIT-compiles for this capability and newer
         if (fw.name == "torch") {
             auto tv = Version::parse(fw.version);
             if (!tv) continue;
@@ -148,22 +151,23 @@ std::vector<Finding> framework_gpu_arch_unsupported(const Snapshot& s, const kb:
             // SASS for X.y runs on X.z with z ≥ y (8.9 runs sm_86 code); PTX JIT-compiles upwards.
             auto gv = Version::parse(g.compute_capability);
             const bool has_sass = gv && std::any_of(sass.begin(), sass.end(), [&](const std::string& a) {
-                auto av = Version::parse(a);
-                return av && av->major() == gv->major() && av->minor() <= gv->minor();
-            });
+                                      auto av = Version::parse(a);
+                                      return av && av->major() == gv->major() && av->minor() <= gv->minor();
+                                  });
             const bool jit = ptx_from && !cc_less(g.compute_capability, *ptx_from);
             if (has_sass || jit) continue;
             std::string list;
             for (const auto& a : sass) list += (list.empty() ? "" : " ") + ("sm_" + a.substr(0, a.find('.')) + a.substr(a.find('.') + 1));
             const std::string fix = arch_fix(s, kb, fw, g);
-            out.push_back(finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
-                                  fmt::format("The build carries {}{}: the GPU's architecture is not among them, so kernels fail "
-                                              "with \"no kernel image is available for execution on the device\" (PyTorch warns "
-                                              "\"sm_{} is not compatible with the current PyTorch installation\").",
-                                              list, ptx_from ? " + PTX for compute " + *ptx_from + " and newer" : "",
-                                              g.compute_capability.substr(0, g.compute_capability.find('.')) +
-                                                  g.compute_capability.substr(g.compute_capability.find('.') + 1)),
-                                  fix, {{fw.python, fw.name + " " + fw.version + " CUDA " + *fw.cuda}, {"/sys/bus/pci/devices/" + g.bus_id, g.name}}));
+            out.push_back(
+                finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
+                        fmt::format("The build carries {}{}: the GPU's architecture is not among them, so kernels fail "
+                                    "with \"no kernel image is available for execution on the device\" (PyTorch warns "
+                                    "\"sm_{} is not compatible with the current PyTorch installation\").",
+                                    list, ptx_from ? " + PTX for compute " + *ptx_from + " and newer" : "",
+                                    g.compute_capability.substr(0, g.compute_capability.find('.')) +
+                                        g.compute_capability.substr(g.compute_capability.find('.') + 1)),
+                        fix, {{fw.python, fw.name + " " + fw.version + " CUDA " + *fw.cuda}, {"/sys/bus/pci/devices/" + g.bus_id, g.name}}));
         }
     }
     return out;
@@ -198,14 +202,14 @@ std::vector<Finding> tensorflow_cuda_mismatch(const Snapshot& s, const kb::Kb& k
         std::string list;
         for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p;
         auto tested = Version::parse(fw.version) ? kb.tensorflow_tested_build(*Version::parse(fw.version)) : std::nullopt;
-        out.push_back(finding(fmt::format("TensorFlow {} was built for CUDA {} / cuDNN {}, but {}", fw.version, *fw.cuda, fw.cudnn, list),
-                              "TensorFlow without its [and-cuda] wheels dlopens the system's libcudart, libcublas and libcudnn by "
-                              "their major version; other majors are not found (\"Could not load dynamic library "
-                              "'libcudart.so.N'\") and TensorFlow silently runs on the CPU.",
-                              fmt::format("{} -m pip install 'tensorflow[and-cuda]=={}'   # brings the CUDA {} and cuDNN {} wheels it was tested with",
-                                          python_of(fw), fw.version, tested ? tested->cuda.str() : *fw.cuda,
-                                          tested ? tested->cudnn.str() : fw.cudnn),
-                              ev));
+        out.push_back(
+            finding(fmt::format("TensorFlow {} was built for CUDA {} / cuDNN {}, but {}", fw.version, *fw.cuda, fw.cudnn, list),
+                    "TensorFlow without its [and-cuda] wheels dlopens the system's libcudart, libcublas and libcudnn by "
+                    "their major version; other majors are not found (\"Could not load dynamic library "
+                    "'libcudart.so.N'\") and TensorFlow silently runs on the CPU.",
+                    fmt::format("{} -m pip install 'tensorflow[and-cuda]=={}'   # brings the CUDA {} and cuDNN {} wheels it was tested with",
+                                python_of(fw), fw.version, tested ? tested->cuda.str() : *fw.cuda, tested ? tested->cudnn.str() : fw.cudnn),
+                    ev));
     }
     return out;
 }
@@ -219,13 +223,14 @@ std::vector<Finding> extension_build_mismatch(const Snapshot& s, const kb::Kb&) 
         if (fw.name != "torch" || !fw.cuda || fw.cuda->empty()) continue;
         auto want = major_of(*fw.cuda);
         if (!have || !want || *have == *want) continue;
-        out.push_back(finding(fmt::format("nvcc on PATH is CUDA {} but torch {} was built with CUDA {}", nvcc->version, fw.version, *fw.cuda),
-                              "Building a PyTorch C++/CUDA extension (pip install of a package with CUDA code, "
-                              "torch.utils.cpp_extension) stops with \"The detected CUDA version ({}) mismatches the version "
-                              "that was used to compile PyTorch ({})\".",
-                              fmt::format("# build extensions with a CUDA {} toolkit:\nexport CUDA_HOME=/usr/local/cuda-{}\nexport PATH=$CUDA_HOME/bin:$PATH",
-                                          *want, *fw.cuda),
-                              {{nvcc->nvcc_path, "CUDA " + nvcc->version}, {fw.python, "torch " + fw.version + " CUDA " + *fw.cuda}}));
+        out.push_back(finding(
+            fmt::format("nvcc on PATH is CUDA {} but torch {} was built with CUDA {}", nvcc->version, fw.version, *fw.cuda),
+            "Building a PyTorch C++/CUDA extension (pip install of a package with CUDA code, "
+            "torch.utils.cpp_extension) stops with \"The detected CUDA version ({}) mismatches the version "
+            "that was used to compile PyTorch ({})\".",
+            fmt::format("# build extensions with a CUDA {} toolkit:\nexport CUDA_HOME=/usr/local/cuda-{}\nexport PATH=$CUDA_HOME/bin:$PATH",
+                        *want, *fw.cuda),
+            {{nvcc->nvcc_path, "CUDA " + nvcc->version}, {fw.python, "torch " + fw.version + " CUDA " + *fw.cuda}}));
     }
     return out;
 }
@@ -269,9 +274,11 @@ std::vector<Rule> framework_rules() {
          "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
          "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
          framework_gpu_arch_unsupported},
-        {"tensorflow-cuda-mismatch", "framework", "error", "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
+        {"tensorflow-cuda-mismatch", "framework", "error",
+         "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
          "TensorFlow without [and-cuda] wheels loads the system's CUDA and cuDNN by major version.", tensorflow_cuda_mismatch},
-        {"extension-build-cuda-mismatch", "framework", "warning", "the nvcc that would build a PyTorch extension has another CUDA major than torch",
+        {"extension-build-cuda-mismatch", "framework", "warning",
+         "the nvcc that would build a PyTorch extension has another CUDA major than torch",
          "\"The detected CUDA version mismatches the version that was used to compile PyTorch\".", extension_build_mismatch},
         {"triton-compiler-missing", "framework", "warning", "Triton installed but no C compiler or no Python.h for its interpreter",
          "The first torch.compile / Triton kernel fails; the fix installs build-essential and pythonX.Y-dev.", triton_compiler_missing},

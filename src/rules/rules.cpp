@@ -78,8 +78,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCauses 
 const std::vector<Rule>& all_rules() {
     static const std::vector<Rule> rules = [] {
         std::vector<Rule> all;
-        for (auto part : {detail::driver_rules(), detail::toolkit_rules(), detail::cudnn_rules(),
-                          detail::framework_rules(), detail::environment_rules()})
+        for (auto part : {detail::driver_rules(), detail::toolkit_rules(), detail::cudnn_rules(), detail::framework_rules(),
+                          detail::environment_rules()})
             all.insert(all.end(), part.begin(), part.end());
         std::stable_sort(all.begin(), all.end(), [](const Rule& a, const Rule& b) { return layer_rank(a.layer) < layer_rank(b.layer); });
         return all;
@@ -103,9 +103,7 @@ std::vector<snapshot::Finding> evaluate(const snapshot::Snapshot& snap, const kb
             found.push_back(std::move(f));
         }
     }
-    auto fired = [&](std::string_view id) {
-        return std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.id == id; });
-    };
+    auto fired = [&](std::string_view id) { return std::any_of(found.begin(), found.end(), [&](const auto& f) { return f.id == id; }); };
     for (auto& f : found) {
         for (const auto& [cause, effect] : kCauses)
             if (f.id == effect && fired(cause) && f.consequence_of.empty()) f.consequence_of = std::string(cause);

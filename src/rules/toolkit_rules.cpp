@@ -41,8 +41,8 @@ std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb
                                         {"kb:cuda_arch_support.tsv", "sm_" + g.compute_capability + ": CUDA " + range->first.str() + "–" +
                                                                          (range->last ? range->last->str() : "today")}};
             if (mm < range->first) {
-                out.push_back(finding(fmt::format("{} cannot build for the {} (compute {}): that needs CUDA ≥ {}",
-                                                  fix::toolkit_label(tk), g.name, g.compute_capability, range->first.str()),
+                out.push_back(finding(fmt::format("{} cannot build for the {} (compute {}): that needs CUDA ≥ {}", fix::toolkit_label(tk),
+                                                  g.name, g.compute_capability, range->first.str()),
                                       "nvcc of this release does not know the GPU's architecture: \"nvcc fatal : Unsupported "
                                       "gpu architecture\", and code it builds has no kernel for the GPU (\"no kernel image is "
                                       "available for execution on the device\").",
@@ -116,13 +116,14 @@ std::vector<Finding> nvcc_shadowed(const Snapshot& s, const kb::Kb&) {
     std::string named_by;
     const auto* intended = intended_toolkit(s, named_by);
     if (!winner || !intended || winner == intended || !is_system_toolkit(*intended)) return {};
-    return {finding(fmt::format("nvcc on PATH is {}, but {} names {}", fix::toolkit_label(*winner), named_by,
-                                fix::toolkit_label(*intended)),
+    return {finding(fmt::format("nvcc on PATH is {}, but {} names {}", fix::toolkit_label(*winner), named_by, fix::toolkit_label(*intended)),
                     "Builds that call nvcc from PATH compile with one toolkit while CMake, PyTorch extensions and scripts "
-                    "that use " + named_by + " link against another: mixed headers, libraries and \"CUDA version mismatch\" "
-                    "errors follow.",
-                    fmt::format("export PATH={}/bin:$PATH   # or take {} out of PATH", intended->is_default ? "/usr/local/cuda" : intended->path,
-                                winner->path + "/bin"),
+                    "that use " +
+                        named_by +
+                        " link against another: mixed headers, libraries and \"CUDA version mismatch\" "
+                        "errors follow.",
+                    fmt::format("export PATH={}/bin:$PATH   # or take {} out of PATH",
+                                intended->is_default ? "/usr/local/cuda" : intended->path, winner->path + "/bin"),
                     {{"env PATH", s.environment.nvcc_on_path.front() + " wins"}, {named_by, intended->path}})};
 }
 
@@ -135,8 +136,8 @@ std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
         for (const auto& tk : s.toolkits)
             if (std::find(tk.found_by.begin(), tk.found_by.end(), var) != tk.found_by.end()) named = &tk;
         const auto* target = winner ? winner : preferred_toolkit(s);
-        const std::string fix_line = target ? fmt::format("export {}={}", var, target->is_default ? "/usr/local/cuda" : target->path)
-                                            : fmt::format("unset {}", var);
+        const std::string fix_line =
+            target ? fmt::format("export {}={}", var, target->is_default ? "/usr/local/cuda" : target->path) : fmt::format("unset {}", var);
         if (!named) {
             out.push_back(finding(fmt::format("{}={} is not a CUDA toolkit folder", var, *value),
                                   fmt::format("{} points to a folder that does not exist (or holds no toolkit). Build "
@@ -145,15 +146,15 @@ std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
                                               var),
                                   fix_line, {{std::string("env ") + var, *value}}));
         } else if (winner && named != winner) {
-            out.push_back(finding(fmt::format("{} names {} but nvcc on PATH is {}", var, fix::toolkit_label(*named),
-                                              fix::toolkit_label(*winner)),
-                                  "Tools that read " + std::string(var) + " build against one toolkit and the nvcc on PATH "
-                                  "compiles with another.",
-                                  fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
-                                              "# or follow PATH instead: {}",
-                                              *value, var, fix_line),
-                                  {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}},
-                                  "warning"));
+            out.push_back(
+                finding(fmt::format("{} names {} but nvcc on PATH is {}", var, fix::toolkit_label(*named), fix::toolkit_label(*winner)),
+                        "Tools that read " + std::string(var) +
+                            " build against one toolkit and the nvcc on PATH "
+                            "compiles with another.",
+                        fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
+                                    "# or follow PATH instead: {}",
+                                    *value, var, fix_line),
+                        {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}}, "warning"));
         }
     }
     return out;
@@ -164,8 +165,7 @@ std::vector<Finding> cuda_symlink_dangling(const Snapshot& s, const kb::Kb&) {
     const snapshot::Toolkit* newest = nullptr;
     for (const auto& tk : s.toolkits) {
         auto v = Version::parse(tk.version);
-        if (is_system_toolkit(tk) && v && tk.path.starts_with("/usr/local/cuda-") &&
-            (!newest || *v > *Version::parse(newest->version)))
+        if (is_system_toolkit(tk) && v && tk.path.starts_with("/usr/local/cuda-") && (!newest || *v > *Version::parse(newest->version)))
             newest = &tk;
     }
     return {finding(fmt::format("/usr/local/cuda points to {}, which does not exist", s.environment.cuda_symlink),

@@ -57,23 +57,23 @@ struct PackageEvent {
     std::string package;  ///< "libnvidia-compute-545"
     std::string old_version;
     std::string new_version;
-    std::string by;       ///< apt's Commandline ("/usr/bin/unattended-upgrade") where known
-    std::string source;   ///< "/var/log/apt/history.log" | "/var/log/dpkg.log"
+    std::string by;      ///< apt's Commandline ("/usr/bin/unattended-upgrade") where known
+    std::string source;  ///< "/var/log/apt/history.log" | "/var/log/dpkg.log"
     friend bool operator==(const PackageEvent&, const PackageEvent&) = default;
 };
 
 struct Driver {
-    std::string kernel_module_version;          ///< "550.54.14"; "" when no module is loaded
-    std::string flavour;                        ///< "proprietary" | "open" | ""
-    std::string kernel_module_compiler;         ///< the "GCC version:" line, when present
-    std::optional<bool> modules_known;          ///< false when /proc/modules is unreadable
-    std::vector<std::string> loaded_modules;    ///< nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
+    std::string kernel_module_version;             ///< "550.54.14"; "" when no module is loaded
+    std::string flavour;                           ///< "proprietary" | "open" | ""
+    std::string kernel_module_compiler;            ///< the "GCC version:" line, when present
+    std::optional<bool> modules_known;             ///< false when /proc/modules is unreadable
+    std::vector<std::string> loaded_modules;       ///< nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
     std::vector<std::string> user_space_versions;  ///< distinct versions of libcuda / libnvidia-ml
     std::vector<DriverLibrary> libraries;
-    std::string max_cuda;                       ///< highest CUDA this driver runs ("12.4"), from the KB
-    std::string max_cuda_source;                ///< "kb:cuda_driver.tsv" or "override"
-    std::vector<PackageEvent> package_events;   ///< the latest driver package changes, oldest first
-    std::vector<std::string> packages;          ///< installed driver packages ("nvidia-driver-550 550.54.14-0ubuntu1")
+    std::string max_cuda;                      ///< highest CUDA this driver runs ("12.4"), from the KB
+    std::string max_cuda_source;               ///< "kb:cuda_driver.tsv" or "override"
+    std::vector<PackageEvent> package_events;  ///< the latest driver package changes, oldest first
+    std::vector<std::string> packages;         ///< installed driver packages ("nvidia-driver-550 550.54.14-0ubuntu1")
     std::vector<Evidence> evidence;
     friend bool operator==(const Driver&, const Driver&) = default;
 };
@@ -85,39 +85,39 @@ struct Toolkit {
     std::string install_method;  ///< runfile | deb | pip | conda | unknown
     bool has_nvcc = false;
     std::string nvcc_path;
-    bool is_default = false;     ///< /usr/local/cuda points here
-    bool first_on_path = false;  ///< its nvcc is the one PATH finds first
-    bool on_path = false;        ///< its bin/ is on PATH at all
-    std::optional<int> max_gcc;  ///< newest host gcc major it accepts
-    std::string max_gcc_source;  ///< "include/crt/host_config.h" | "kb:cuda_gcc.tsv"
-    std::vector<std::string> found_by;  ///< "/usr/local/cuda-*", "PATH", "CUDA_HOME", "dpkg", …
-    std::string lib_dir;               ///< canonical folder holding its libcudart ("" when none)
-    std::string cudart_soname;         ///< "libcudart.so.12" where a libcudart is there
+    bool is_default = false;             ///< /usr/local/cuda points here
+    bool first_on_path = false;          ///< its nvcc is the one PATH finds first
+    bool on_path = false;                ///< its bin/ is on PATH at all
+    std::optional<int> max_gcc;          ///< newest host gcc major it accepts
+    std::string max_gcc_source;          ///< "include/crt/host_config.h" | "kb:cuda_gcc.tsv"
+    std::vector<std::string> found_by;   ///< "/usr/local/cuda-*", "PATH", "CUDA_HOME", "dpkg", …
+    std::string lib_dir;                 ///< canonical folder holding its libcudart ("" when none)
+    std::string cudart_soname;           ///< "libcudart.so.12" where a libcudart is there
     bool cudart_loader_visible = false;  ///< that folder is in the loader cache or on LD_LIBRARY_PATH
     std::vector<Evidence> evidence;
     friend bool operator==(const Toolkit&, const Toolkit&) = default;
 };
 
 struct Cudnn {
-    std::string version;          ///< "9.1.0"
-    std::string path;             ///< the library folder (or header folder when no library)
-    std::string header_version;   ///< from cudnn_version.h, "" when no header
+    std::string version;                        ///< "9.1.0"
+    std::string path;                           ///< the library folder (or header folder when no library)
+    std::string header_version;                 ///< from cudnn_version.h, "" when no header
     std::vector<std::string> library_versions;  ///< from libcudnn.so.X.Y.Z names / dist-info
-    std::string location;         ///< toolkit | system | pip | conda
-    std::string cuda_major;       ///< "12"; "" when unknown
-    bool loader_visible = false;  ///< in the loader cache or on LD_LIBRARY_PATH
+    std::string location;                       ///< toolkit | system | pip | conda
+    std::string cuda_major;                     ///< "12"; "" when unknown
+    bool loader_visible = false;                ///< in the loader cache or on LD_LIBRARY_PATH
     std::vector<Evidence> evidence;
     friend bool operator==(const Cudnn&, const Cudnn&) = default;
 };
 
 struct Framework {
-    std::string name;     ///< "torch", "tensorflow", "jax", "jaxlib", "cupy", "onnxruntime", "triton"
-    std::string version;  ///< "2.4.0+cu121"
-    std::optional<std::string> cuda;   ///< "12.1"; nullopt for a CPU build
-    std::string cudnn;    ///< the cuDNN it was built with or depends on, when known
-    std::string python;   ///< the site-packages folder it was found in
-    std::string interpreter;  ///< the python that uses that folder, when known
-    std::vector<std::string> cuda_archs;  ///< "sm_80", … where the build says
+    std::string name;                        ///< "torch", "tensorflow", "jax", "jaxlib", "cupy", "onnxruntime", "triton"
+    std::string version;                     ///< "2.4.0+cu121"
+    std::optional<std::string> cuda;         ///< "12.1"; nullopt for a CPU build
+    std::string cudnn;                       ///< the cuDNN it was built with or depends on, when known
+    std::string python;                      ///< the site-packages folder it was found in
+    std::string interpreter;                 ///< the python that uses that folder, when known
+    std::vector<std::string> cuda_archs;     ///< "sm_80", … where the build says
     std::vector<std::string> nvidia_wheels;  ///< "nvidia-cudnn-cu12==9.1.0.70", from Requires-Dist
     std::vector<Evidence> evidence;
     /// The GPU code its largest CUDA library really carries, read from the fatbin headers of
@@ -131,10 +131,10 @@ struct Framework {
 
 /// A Python interpreter and the site folder it imports from (found without running it).
 struct Python {
-    std::string interpreter;  ///< "/usr/bin/python3", "" for a conda env without one
-    std::string version;      ///< "3.11"
-    std::string site;         ///< canonical site-packages / dist-packages folder
-    bool has_headers = false; ///< Python.h for that version exists (C extensions, Triton, torch.compile)
+    std::string interpreter;   ///< "/usr/bin/python3", "" for a conda env without one
+    std::string version;       ///< "3.11"
+    std::string site;          ///< canonical site-packages / dist-packages folder
+    bool has_headers = false;  ///< Python.h for that version exists (C extensions, Triton, torch.compile)
     friend bool operator==(const Python&, const Python&) = default;
 };
 
@@ -142,35 +142,35 @@ struct Python {
 struct LibraryPathEntry {
     std::string path;
     bool exists = false;
-    bool empty = false;                      ///< an empty entry: the current directory
-    std::string real_path;                   ///< the folder with links resolved ("" when missing)
-    std::vector<std::string> cuda_libraries; ///< CUDA libraries it brings ("libcudart.so.12")
+    bool empty = false;                       ///< an empty entry: the current directory
+    std::string real_path;                    ///< the folder with links resolved ("" when missing)
+    std::vector<std::string> cuda_libraries;  ///< CUDA libraries it brings ("libcudart.so.12")
     friend bool operator==(const LibraryPathEntry&, const LibraryPathEntry&) = default;
 };
 
 /// One CUDA-related entry of the loader cache (/etc/ld.so.cache).
 struct LoaderEntry {
-    std::string soname;  ///< "libcudart.so.12"
-    std::string path;    ///< "/usr/local/cuda-12.4/lib64/libcudart.so.12"
-    std::string arch;    ///< "x86-64"
+    std::string soname;    ///< "libcudart.so.12"
+    std::string path;      ///< "/usr/local/cuda-12.4/lib64/libcudart.so.12"
+    std::string arch;      ///< "x86-64"
     std::string real_dir;  ///< its folder with links resolved (two entries may be one folder)
     friend bool operator==(const LoaderEntry&, const LoaderEntry&) = default;
 };
 
 struct Environment {
-    std::vector<std::string> path;              ///< PATH, in order
-    std::vector<std::string> nvcc_on_path;      ///< every nvcc PATH reaches, winner first
-    std::vector<std::string> nvcc_on_path_real; ///< the real nvcc each one is (links and wrapper scripts followed)
+    std::vector<std::string> path;               ///< PATH, in order
+    std::vector<std::string> nvcc_on_path;       ///< every nvcc PATH reaches, winner first
+    std::vector<std::string> nvcc_on_path_real;  ///< the real nvcc each one is (links and wrapper scripts followed)
     std::vector<LibraryPathEntry> ld_library_path;
     std::optional<std::string> cuda_home;
     std::optional<std::string> cuda_path;
     std::optional<std::string> cuda_visible_devices;
-    std::string cuda_symlink;                   ///< what /usr/local/cuda points to ("" when absent)
+    std::string cuda_symlink;  ///< what /usr/local/cuda points to ("" when absent)
     bool cuda_symlink_dangling = false;
-    std::vector<std::string> ld_so_conf_dirs;   ///< folders named by /etc/ld.so.conf(.d)
-    std::string loader_cache_format;            ///< "new" | "old" | "compat" | "" when unreadable
-    std::vector<LoaderEntry> loader_cache;      ///< CUDA libraries in /etc/ld.so.cache
-    std::vector<std::string> conda_envs;        ///< conda environments found
+    std::vector<std::string> ld_so_conf_dirs;  ///< folders named by /etc/ld.so.conf(.d)
+    std::string loader_cache_format;           ///< "new" | "old" | "compat" | "" when unreadable
+    std::vector<LoaderEntry> loader_cache;     ///< CUDA libraries in /etc/ld.so.cache
+    std::vector<std::string> conda_envs;       ///< conda environments found
     std::optional<std::string> active_conda_env;
     std::optional<std::string> virtual_env;
     std::vector<Evidence> evidence;
@@ -186,12 +186,12 @@ struct DkmsModule {
 };
 
 struct Platform {
-    std::string os_id;        ///< "ubuntu"
-    std::string os_version;   ///< "22.04"
-    std::string os_pretty;    ///< "Ubuntu 22.04.4 LTS"
-    std::string kernel;       ///< "6.5.0-27-generic"
-    std::string arch;         ///< "x86_64"
-    std::string glibc;        ///< "2.35"
+    std::string os_id;               ///< "ubuntu"
+    std::string os_version;          ///< "22.04"
+    std::string os_pretty;           ///< "Ubuntu 22.04.4 LTS"
+    std::string kernel;              ///< "6.5.0-27-generic"
+    std::string arch;                ///< "x86_64"
+    std::string glibc;               ///< "2.35"
     std::optional<int> gcc_default;  ///< major of /usr/bin/gcc
     std::vector<int> gcc_installed;  ///< every gcc-N found
     std::string c_compiler;          ///< the cc / gcc PATH finds ("" when none)
@@ -211,7 +211,7 @@ struct Finding {
     std::string layer;     ///< "gpu" | "driver" | "toolkit" | "cudnn" | "framework" | "environment" | "platform"
     std::string title;
     std::string why;
-    std::string fix;       ///< exact commands for this machine
+    std::string fix;  ///< exact commands for this machine
     std::vector<Evidence> evidence;
     std::string consequence_of;  ///< id of the root-cause finding, when this one follows from it
     friend bool operator==(const Finding&, const Finding&) = default;
@@ -220,7 +220,7 @@ struct Finding {
 struct Snapshot {
     int schema = kSchemaVersion;
     std::string tool_version;
-    std::string root;                    ///< "/" or the --root folder
+    std::string root;  ///< "/" or the --root folder
     /// The machine's host name (/proc/sys/kernel/hostname, else /etc/hostname, read through the
     /// Host so a --root image reports its own); "" when neither is readable. Older snapshots
     /// without it load with "".

@@ -3,7 +3,8 @@
 #include <optional>
 
 namespace nlohmann {
-template <class T> struct adl_serializer<std::optional<T>> {
+template <class T>
+struct adl_serializer<std::optional<T>> {
     static void to_json(json& j, const std::optional<T>& v) {
         if (v) j = *v;
         else j = nullptr;
@@ -19,38 +20,32 @@ namespace cudoctor::snapshot {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Evidence, source, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeNote, probe, path, message)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, bus_id, pci_device_id, pci_class, subsystem_id, name, chip,
-                                                architecture, compute_capability, name_source, bound_driver, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, bus_id, pci_device_id, pci_class, subsystem_id, name, chip, architecture,
+                                                compute_capability, name_source, bound_driver, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverLibrary, name, path, version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageEvent, when, action, package, old_version, new_version, by,
-                                                source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, kernel_module_version, flavour, kernel_module_compiler,
-                                                modules_known, loaded_modules, user_space_versions, libraries,
-                                                max_cuda, max_cuda_source, package_events, packages, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source, path, install_method, has_nvcc,
-                                                nvcc_path, is_default, first_on_path, on_path, max_gcc,
-                                                max_gcc_source, found_by, lib_dir, cudart_soname,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageEvent, when, action, package, old_version, new_version, by, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, kernel_module_version, flavour, kernel_module_compiler, modules_known,
+                                                loaded_modules, user_space_versions, libraries, max_cuda, max_cuda_source, package_events,
+                                                packages, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source, path, install_method, has_nvcc, nvcc_path, is_default,
+                                                first_on_path, on_path, max_gcc, max_gcc_source, found_by, lib_dir, cudart_soname,
                                                 cudart_loader_visible, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Cudnn, version, path, header_version, library_versions, location,
-                                                cuda_major, loader_visible, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, cudnn, python, interpreter,
-                                                cuda_archs, nvidia_wheels, evidence, binary_archs, binary_archs_source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Cudnn, version, path, header_version, library_versions, location, cuda_major,
+                                                loader_visible, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, cudnn, python, interpreter, cuda_archs, nvidia_wheels,
+                                                evidence, binary_archs, binary_archs_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Python, interpreter, version, site, has_headers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPathEntry, path, exists, empty, real_path, cuda_libraries)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderEntry, soname, path, arch, real_dir)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path, nvcc_on_path_real, ld_library_path, cuda_home,
-                                                cuda_path, cuda_visible_devices, cuda_symlink, cuda_symlink_dangling,
-                                                ld_so_conf_dirs, loader_cache_format, loader_cache, conda_envs,
-                                                active_conda_env, virtual_env, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path, nvcc_on_path_real, ld_library_path, cuda_home, cuda_path,
+                                                cuda_visible_devices, cuda_symlink, cuda_symlink_dangling, ld_so_conf_dirs,
+                                                loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc,
-                                                gcc_default, gcc_installed, c_compiler, wsl, container, virtualization,
-                                                secure_boot, dkms, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence,
-                                                consequence_of)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, hostname, taken_at, overrides, gpus, driver,
-                                                toolkits, cudnn, frameworks, pythons, environment, platform, notes,
-                                                findings)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc, gcc_default, gcc_installed,
+                                                c_compiler, wsl, container, virtualization, secure_boot, dkms, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence, consequence_of)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, hostname, taken_at, overrides, gpus, driver, toolkits,
+                                                cudnn, frameworks, pythons, environment, platform, notes, findings)
 
 nlohmann::json to_json_value(const Snapshot& snap) { return snap; }
 

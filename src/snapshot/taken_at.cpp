@@ -63,8 +63,7 @@ std::string format_utc(std::int64_t epoch_seconds) {
     const Civil c = civil_from_days(days);
     char buf[48];
     std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ", static_cast<long long>(c.y), c.m, c.d,
-                  static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
-                  static_cast<long long>(rest % 60));
+                  static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60), static_cast<long long>(rest % 60));
     return buf;
 }
 
@@ -73,10 +72,8 @@ std::optional<std::int64_t> parse_utc(std::string_view t) {
     const auto y = digits(t, 0, 4), mo = digits(t, 5, 2), d = digits(t, 8, 2);
     const auto h = digits(t, 11, 2), mi = digits(t, 14, 2), s = digits(t, 17, 2);
     if (!y || !mo || !d || !h || !mi || !s) return std::nullopt;
-    if (t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != 't' && t[10] != ' ') || t[13] != ':' || t[16] != ':')
-        return std::nullopt;
-    if (*y < 1970 || *mo < 1 || *mo > 12 || *d < 1 || *d > days_in_month(*y, *mo) || *h > 23 || *mi > 59 || *s > 60)
-        return std::nullopt;
+    if (t[4] != '-' || t[7] != '-' || (t[10] != 'T' && t[10] != 't' && t[10] != ' ') || t[13] != ':' || t[16] != ':') return std::nullopt;
+    if (*y < 1970 || *mo < 1 || *mo > 12 || *d < 1 || *d > days_in_month(*y, *mo) || *h > 23 || *mi > 59 || *s > 60) return std::nullopt;
     std::size_t pos = 19;
     if (pos < t.size() && t[pos] == '.') {
         ++pos;

@@ -12,15 +12,15 @@
 namespace cudoctor::toolkits {
 
 struct AltChoice {
-    std::string path;      ///< "/usr/local/cuda-12.4"
-    long priority = 0;     ///< 124
+    std::string path;                      ///< "/usr/local/cuda-12.4"
+    long priority = 0;                     ///< 124
     std::vector<std::string> slave_paths;  ///< one per slave link ("" when the choice has none)
 };
 
 struct Alternative {
-    std::string name;    ///< "cuda"
-    std::string status;  ///< "auto" | "manual"
-    std::string link;    ///< "/usr/local/cuda"
+    std::string name;                                         ///< "cuda"
+    std::string status;                                       ///< "auto" | "manual"
+    std::string link;                                         ///< "/usr/local/cuda"
     std::vector<std::pair<std::string, std::string>> slaves;  ///< (name, link)
     std::vector<AltChoice> choices;
     std::string current;  ///< what /etc/alternatives/<name> points to ("" when unknown)

@@ -28,16 +28,16 @@ std::string version_tag(const std::string& name) {
 }
 
 bool worth_reading_list(std::string_view name) {
-    return text::contains(name, "cuda") || text::contains(name, "nvidia") || text::contains(name, "nsight") ||
-           name.starts_with("libcu") || name.starts_with("libnv") || name.starts_with("libnpp") || name.starts_with("libcudnn");
+    return text::contains(name, "cuda") || text::contains(name, "nvidia") || text::contains(name, "nsight") || name.starts_with("libcu") ||
+           name.starts_with("libnv") || name.starts_with("libnpp") || name.starts_with("libcudnn");
 }
 
 }  // namespace
 
 bool is_driver_package(std::string_view name) {
-    for (std::string_view p : {"nvidia-", "libnvidia-", "cuda-drivers", "libcuda1", "libcuda-", "xserver-xorg-video-nvidia",
-                               "linux-modules-nvidia", "linux-objects-nvidia", "linux-signatures-nvidia", "libxnvctrl",
-                               "libnvcuvid", "libnvoptix"})
+    for (std::string_view p :
+         {"nvidia-", "libnvidia-", "cuda-drivers", "libcuda1", "libcuda-", "xserver-xorg-video-nvidia", "linux-modules-nvidia",
+          "linux-objects-nvidia", "linux-signatures-nvidia", "libxnvctrl", "libnvcuvid", "libnvoptix"})
         if (name.starts_with(p)) return true;
     return text::contains(name, "-driver-") || name.ends_with("-driver") || text::contains(name, "-dkms");
 }

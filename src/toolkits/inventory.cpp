@@ -87,7 +87,8 @@ nlohmann::json to_json(const Inventory& inv) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& e : inv.toolkits) {
         nlohmann::json refs = nlohmann::json::array();
-        for (const auto& r : e.references) refs.push_back({{"kind", to_string(r.kind)}, {"file", r.file}, {"line", r.line}, {"text", r.text}});
+        for (const auto& r : e.references)
+            refs.push_back({{"kind", to_string(r.kind)}, {"file", r.file}, {"line", r.line}, {"text", r.text}});
         nlohmann::json j{{"version", e.toolkit.version},
                          {"release", e.release},
                          {"path", e.toolkit.path},

@@ -17,17 +17,17 @@ namespace cudoctor::toolkits {
 
 struct Entry {
     snapshot::Toolkit toolkit;
-    std::string release;  ///< the release users name ("12.4.1", from version.json "cuda"); "" when unknown
+    std::string release;                      ///< the release users name ("12.4.1", from version.json "cuda"); "" when unknown
     std::optional<std::uint64_t> size_bytes;  ///< apparent size of every file under it; nullopt when not measured
-    bool size_partial = false;  ///< the walk stopped at its limit (or an unreadable folder)
-    std::vector<std::string> cudnn;  ///< cuDNN versions inside its folder ("9.1.0")
+    bool size_partial = false;                ///< the walk stopped at its limit (or an unreadable folder)
+    std::vector<std::string> cudnn;           ///< cuDNN versions inside its folder ("9.1.0")
     std::vector<Reference> references;
 };
 
 struct Inventory {
-    std::vector<Entry> toolkits;   ///< sorted by version, as the toolkit probe sorts them
-    std::string default_link;      ///< where /usr/local/cuda resolves ("" when absent or dangling)
-    std::string default_via;       ///< "/etc/alternatives/cuda" when update-alternatives manages it
+    std::vector<Entry> toolkits;  ///< sorted by version, as the toolkit probe sorts them
+    std::string default_link;     ///< where /usr/local/cuda resolves ("" when absent or dangling)
+    std::string default_via;      ///< "/etc/alternatives/cuda" when update-alternatives manages it
 };
 
 struct InventoryOptions {

@@ -11,7 +11,7 @@
 namespace cudoctor::toolkits {
 
 Expected<std::unique_ptr<Machine>> load_machine(const std::optional<std::string>& root, const std::optional<std::string>& kb_dir,
-                                               const InventoryOptions& options) {
+                                                const InventoryOptions& options) {
     auto kb = kb::Kb::load(kb_dir);
     if (!kb) return Unexpected<Error>(kb.error());
     auto host = root ? host::Host::rooted(*root) : Expected<host::Host>(host::Host::real());
@@ -29,7 +29,8 @@ int print_or_apply(const host::Host& host, const plan::Plan& plan, bool apply, b
         } else {
             plan::render_text(plan, out);
             if (!plan.empty())
-                out << "\nDry run: nothing was changed. Run again with --apply to do it" << (plan.touches_system() ? " (as root: sudo)." : ".") << "\n";
+                out << "\nDry run: nothing was changed. Run again with --apply to do it"
+                    << (plan.touches_system() ? " (as root: sudo)." : ".") << "\n";
         }
         return 0;
     }

@@ -24,7 +24,7 @@ struct Machine {
 /// Probes the machine (`root` set: the image there) and takes its inventory. Errc::not_found
 /// when the root folder does not exist; a KB error as Kb::load reports it.
 Expected<std::unique_ptr<Machine>> load_machine(const std::optional<std::string>& root, const std::optional<std::string>& kb_dir,
-                                               const InventoryOptions& options = {});
+                                                const InventoryOptions& options = {});
 
 /// Prints the plan (text or JSON) and, with `apply`, runs it and prints the outcome. Returns
 /// 0 when printed or applied, 1 when the apply stopped (rolled back or with an undo printed),

@@ -38,7 +38,8 @@ Expected<const Entry*> match_toolkit(const host::Host& host, const Inventory& in
     if (digits.starts_with("cuda-")) digits.remove_prefix(5);
     else if (digits.starts_with("cuda")) digits.remove_prefix(4);
     auto v = Version::parse(digits);
-    if (!v || v->str() != digits || v->size() > 4) return fail(Errc::usage, "'" + text::printable(spec) + "' is not a version (say 12, 12.4 or 12.4.1)");
+    if (!v || v->str() != digits || v->size() > 4)
+        return fail(Errc::usage, "'" + text::printable(spec) + "' is not a version (say 12, 12.4 or 12.4.1)");
     for (const auto& e : inv.toolkits) {
         auto nvcc = Version::parse(e.toolkit.version);
         auto release = Version::parse(e.release);
@@ -65,8 +66,10 @@ Expected<std::optional<Pin>> find_pin(const host::Host& host, std::string_view s
         const std::string file = host::join(dir, ".cuda-version");
         if (host.is_file(file)) {
             auto data = host.read_file(file, 4096);
-            if (!data) return fail(data.error().code == Errc::too_large ? Errc::parse : data.error().code,
-                                   file + ": " + (data.error().code == Errc::too_large ? "larger than 4 KiB, not a version pin" : data.error().message));
+            if (!data)
+                return fail(data.error().code == Errc::too_large ? Errc::parse : data.error().code,
+                            file + ": " +
+                                (data.error().code == Errc::too_large ? "larger than 4 KiB, not a version pin" : data.error().message));
             for (auto line : text::lines(*data)) {
                 auto t = text::trim(line);
                 if (t.empty() || t.starts_with('#')) continue;

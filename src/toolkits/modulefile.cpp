@@ -22,7 +22,10 @@ std::string lua_quoted(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '\\' || c == '"') out += '\\';
-        if (c == '\n') { out += "\\n"; continue; }
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
         out += c;
     }
     return out + "\"";
@@ -41,8 +44,11 @@ std::vector<std::string> module_versions(const std::vector<const Entry*>& entrie
     std::vector<std::string> out;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (count[short_names[i]] == 1) out.push_back(short_names[i]);
-        else out.push_back(entries[i]->toolkit.version + (entries[i]->toolkit.install_method == "runfile" || entries[i]->toolkit.install_method == "deb"
-                                                               ? "" : "-" + entries[i]->toolkit.install_method));
+        else
+            out.push_back(entries[i]->toolkit.version +
+                          (entries[i]->toolkit.install_method == "runfile" || entries[i]->toolkit.install_method == "deb"
+                               ? ""
+                               : "-" + entries[i]->toolkit.install_method));
     }
     return out;
 }
@@ -54,6 +60,8 @@ ModuleFile make_modulefile(const Entry& e, const std::string& module_version, Mo
     const std::string title = "CUDA Toolkit " + (e.release.empty() ? tk.version : e.release) + " (" + tk.path + ")";
     ModuleFile m;
     m.name = "cuda/" + module_version;
+    // Not clang-formatted: the modulefile text, one of its lines per source line.
+    // clang-format off
     if (flavour == ModuleFlavour::tcl) {
         m.relpath = m.name;
         m.content = "#%Module1.0\n"
@@ -76,6 +84,7 @@ ModuleFile make_modulefile(const Entry& e, const std::string& module_version, Mo
                 "family(\"cuda\")\n"
                 "setenv(\"CUDA_HOME\", " + lua_quoted(tk.path) + ")\n"
                 "setenv(\"CUDA_PATH\", " + lua_quoted(tk.path) + ")\n";
+    // clang-format on
     if (!bin.empty()) m.content += "prepend_path(\"PATH\", " + lua_quoted(bin) + ")\n";
     if (!lib.empty()) m.content += "prepend_path(\"LD_LIBRARY_PATH\", " + lua_quoted(lib) + ")\n";
     return m;

@@ -12,8 +12,8 @@ namespace cudoctor::toolkits {
 enum class ModuleFlavour { tcl, lua };
 
 struct ModuleFile {
-    std::string name;      ///< "cuda/12.4"
-    std::string relpath;   ///< "cuda/12.4" (Tcl) or "cuda/12.4.lua" (Lmod), below the module folder
+    std::string name;     ///< "cuda/12.4"
+    std::string relpath;  ///< "cuda/12.4" (Tcl) or "cuda/12.4.lua" (Lmod), below the module folder
     std::string content;
 };
 

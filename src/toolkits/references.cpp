@@ -42,8 +42,8 @@ bool names_folder(std::string_view line, std::string_view dir) {
 }
 
 std::vector<std::string> shell_rc_files(const host::Host& host) {
-    std::vector<std::string> files = {"/etc/profile", "/etc/bash.bashrc", "/etc/environment", "/etc/zsh/zshrc",
-                                      "/etc/zsh/zshenv", "/etc/zsh/zprofile", "/etc/zshrc", "/etc/fish/config.fish"};
+    std::vector<std::string> files = {"/etc/profile",    "/etc/bash.bashrc",  "/etc/environment", "/etc/zsh/zshrc",
+                                      "/etc/zsh/zshenv", "/etc/zsh/zprofile", "/etc/zshrc",       "/etc/fish/config.fish"};
     for (const auto& f : host.glob("/etc/profile.d", "*")) files.push_back(f);
     for (const auto& f : host.glob("/etc/fish/conf.d", "*.fish")) files.push_back(f);
     std::set<std::string> homes = {"/root"};
@@ -55,8 +55,8 @@ std::vector<std::string> shell_rc_files(const host::Host& host) {
         }
     }
     for (const auto& home : homes) {
-        for (const char* rc : {".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
-                               ".config/fish/config.fish"})
+        for (const char* rc :
+             {".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".config/fish/config.fish"})
             files.push_back(host::join(home, rc));
     }
     return files;
@@ -70,9 +70,14 @@ ReferenceIndex::ReferenceIndex(const host::Host& host) : m_host(host) {
     }
     for (const auto& f : host.glob("/var/lib/dpkg/alternatives", "cuda*")) add_text(RefKind::alternatives, f);
     for (const auto& f : shell_rc_files(host)) add_text(RefKind::shell_rc, f);
-    std::vector<std::string> module_dirs = {"/usr/share/modules/modulefiles", "/etc/environment-modules/modulefiles",
-                                            "/usr/share/modulefiles", "/etc/modulefiles", "/opt/modulefiles",
-                                            "/usr/local/modulefiles", "/usr/share/lmod/lmod/modulefiles", "/opt/apps/modulefiles"};
+    std::vector<std::string> module_dirs = {"/usr/share/modules/modulefiles",
+                                            "/etc/environment-modules/modulefiles",
+                                            "/usr/share/modulefiles",
+                                            "/etc/modulefiles",
+                                            "/opt/modulefiles",
+                                            "/usr/local/modulefiles",
+                                            "/usr/share/lmod/lmod/modulefiles",
+                                            "/opt/apps/modulefiles"};
     if (auto mp = host.env("MODULEPATH"))
         for (auto d : text::split(*mp, ':'))
             if (!d.empty()) module_dirs.emplace_back(d);

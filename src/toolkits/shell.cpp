@@ -73,6 +73,8 @@ std::string use_script(Shell shell, const UseRequest& r, const ShellEnv& env) {
     return out;
 }
 
+// Not clang-formatted: the shell function, one of its lines per source line.
+// clang-format off
 std::string init_script(Shell shell, std::string_view binary) {
     if (shell == Shell::fish) {
         const std::string bin = fish_quote(binary);
@@ -99,6 +101,7 @@ std::string init_script(Shell shell, std::string_view binary) {
            "        command " + bin + " \"$@\"\n"
            "    fi\n"
            "}\n";
+    // clang-format on
 }
 
 }  // namespace cudoctor::toolkits

@@ -24,7 +24,7 @@ struct UseRequest {
     /// Every CUDA toolkit folder (and alias such as /usr/local/cuda, /usr/local/cuda-12): an
     /// entry equal to one of them or below it is removed.
     std::vector<std::string> toolkit_dirs;
-    std::string label;    ///< "CUDA 12.4.131 (/usr/local/cuda-12.4)", for the comment line
+    std::string label;  ///< "CUDA 12.4.131 (/usr/local/cuda-12.4)", for the comment line
 };
 
 /// The current values of the calling shell (nullopt: unset).

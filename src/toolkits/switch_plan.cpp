@@ -8,7 +8,6 @@
 namespace cudoctor::toolkits {
 namespace {
 
-
 /// True when a loader configuration file names /usr/local/cuda (so the cache follows the link).
 bool loader_follows_link(const host::Host& host) {
     std::vector<std::string> files = {"/etc/ld.so.conf"};
@@ -29,19 +28,22 @@ void add_warnings(const host::Host& host, const Inventory& inv, const Entry& tar
     if (old && old != &target) {
         if (!old->cudnn.empty() && target.cudnn.empty())
             p.warnings.push_back("cuDNN " + old->cudnn.front() + " was copied into " + old->toolkit.path + " only: after the switch " +
-                                 "/usr/local/cuda has no cuDNN (copy it into " + target.toolkit.path + " too, or install cuDNN from packages)");
+                                 "/usr/local/cuda has no cuDNN (copy it into " + target.toolkit.path +
+                                 " too, or install cuDNN from packages)");
         if (!old->toolkit.cudart_soname.empty() && !target.toolkit.cudart_soname.empty() &&
             old->toolkit.cudart_soname != target.toolkit.cudart_soname)
-            p.warnings.push_back("programs and Python extensions built against " + old->toolkit.path + " need " + old->toolkit.cudart_soname +
-                                 "; " + target.toolkit.path + " has " + target.toolkit.cudart_soname + ": rebuild them (pip install --no-cache-dir --force-reinstall for source builds)");
+            p.warnings.push_back("programs and Python extensions built against " + old->toolkit.path + " need " +
+                                 old->toolkit.cudart_soname + "; " + target.toolkit.path + " has " + target.toolkit.cudart_soname +
+                                 ": rebuild them (pip install --no-cache-dir --force-reinstall for source builds)");
         else
             p.notes.push_back("extensions built with " + label(*old) + " load " + target.toolkit.cudart_soname + " from " + label(target) +
                               " (same major); one built against a newer minor than the new default may miss symbols: rebuild it");
     }
     for (const auto& e : inv.toolkits) {
         if (e.toolkit.first_on_path && &e != &target)
-            p.warnings.push_back("this shell's PATH finds " + e.toolkit.nvcc_path + " first: PATH wins over /usr/local/cuda; run `cudoctor use " +
-                                 (target.release.empty() ? target.toolkit.version : target.release) + "` here or fix the shell start-up file");
+            p.warnings.push_back(
+                "this shell's PATH finds " + e.toolkit.nvcc_path + " first: PATH wins over /usr/local/cuda; run `cudoctor use " +
+                (target.release.empty() ? target.toolkit.version : target.release) + "` here or fix the shell start-up file");
     }
     (void)host;
     p.notes.push_back("`sudo nvcc` uses sudo's secure_path, not your PATH: call /usr/local/cuda/bin/nvcc by its full path under sudo");
@@ -57,7 +59,8 @@ plan::Step ldconfig_step(std::string why) {
 Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target) {
     const auto& tk = target.toolkit;
     if (tk.install_method == "pip" || tk.install_method == "conda")
-        return fail(Errc::usage, label(target) + " is a " + tk.install_method + " install: it is never the machine default; `cudoctor use` switches a shell to it");
+        return fail(Errc::usage, label(target) + " is a " + tk.install_method +
+                                     " install: it is never the machine default; `cudoctor use` switches a shell to it");
     plan::Plan p;
     p.title = "make CUDA " + label(target) + " the machine's default (/usr/local/cuda)";
     auto st = host.lstat("/usr/local/cuda");
@@ -78,8 +81,10 @@ Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, c
                 return real && *real == tk.path;
             });
             if (choice == alt.choices.end()) {
-                p.warnings.push_back(tk.path + " is not registered with update-alternatives (" + name + "): /usr/local/cuda will point at it "
-                                     "directly; `update-alternatives --install /usr/local/cuda " + name + " " + tk.path + " <priority>` registers it");
+                p.warnings.push_back(tk.path + " is not registered with update-alternatives (" + name +
+                                     "): /usr/local/cuda will point at it "
+                                     "directly; `update-alternatives --install /usr/local/cuda " +
+                                     name + " " + tk.path + " <priority>` registers it");
                 break;
             }
             const std::size_t link_step = p.steps.size();
@@ -92,8 +97,9 @@ Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, c
                 if (before) {
                     Alternative edited = alt;
                     edited.status = "manual";
-                    p.steps.push_back(plan::edit_file(admin, *before, format_alternative(edited),
-                                                      "update-alternatives records the choice as manual (as `update-alternatives --set` does)"));
+                    p.steps.push_back(
+                        plan::edit_file(admin, *before, format_alternative(edited),
+                                        "update-alternatives records the choice as manual (as `update-alternatives --set` does)"));
                 }
             }
             p.steps[link_step].shell += "   # = update-alternatives --set " + name + " " + choice->path;

@@ -13,7 +13,6 @@
 namespace cudoctor::toolkits {
 namespace {
 
-
 bool is_folder_install(const Entry& e) { return e.toolkit.install_method != "pip" && e.toolkit.install_method != "conda"; }
 
 bool token_end(char c) { return c == ':' || c == '"' || c == '\'' || c == ' ' || c == '\t' || c == ';' || c == '}'; }
@@ -55,23 +54,27 @@ void plan_alternatives(const host::Host& host, const Entry& target, plan::Plan& 
         if (it == alt.choices.end()) continue;
         const std::string admin = "/var/lib/dpkg/alternatives/" + alt.name;
         const std::string link = "/etc/alternatives/" + alt.name;
-        const std::string reinstall = "update-alternatives --install " + alt.link + " " + alt.name + " " + it->path + " " + std::to_string(it->priority);
+        const std::string reinstall =
+            "update-alternatives --install " + alt.link + " " + alt.name + " " + it->path + " " + std::to_string(it->priority);
         auto before = host.read_file(admin, 1u << 20);
         if (!before) continue;
         Alternative edited = alt;
         edited.choices.erase(edited.choices.begin() + (it - alt.choices.begin()));
         if (edited.choices.empty()) {
-            p.steps.push_back(plan::remove_tree(admin, "remove update-alternatives' group " + alt.name + " (its only choice is this toolkit)", reinstall));
+            p.steps.push_back(
+                plan::remove_tree(admin, "remove update-alternatives' group " + alt.name + " (its only choice is this toolkit)", reinstall));
             if (host.lstat(link)) p.steps.push_back(plan::remove_tree(link, "remove " + link, "ln -s " + it->path + " " + link));
             if (auto t = host.read_link(alt.link); t && *t == link)
-                p.steps.push_back(plan::remove_tree(alt.link, "remove " + alt.link + " (it led to this toolkit only)", "ln -s " + link + " " + alt.link));
+                p.steps.push_back(
+                    plan::remove_tree(alt.link, "remove " + alt.link + " (it led to this toolkit only)", "ln -s " + link + " " + alt.link));
             continue;
         }
         if (alt.current == it->path || alt.current.empty()) {
             const AltChoice* next = edited.best();
             edited.status = "auto";
-            p.steps.push_back(plan::make_symlink(host, link, next->path,
-                                                 link + " (behind " + alt.link + ") points at " + next->path + ", the highest-priority choice left"));
+            p.steps.push_back(
+                plan::make_symlink(host, link, next->path,
+                                   link + " (behind " + alt.link + ") points at " + next->path + ", the highest-priority choice left"));
         }
         p.steps.push_back(plan::edit_file(admin, *before, format_alternative(edited),
                                           "update-alternatives forgets " + it->path + " as a choice for " + alt.name));
@@ -92,15 +95,18 @@ bool plan_references(const host::Host& host, const Inventory& inv, const Entry& 
             any = any || names;
             if (!t.empty() && !t.starts_with('#') && !names) all = false;
             if (!names) after += std::string(line) + "\n";
-            else if (f.kind == RefKind::shell_rc && names_another(line, inv, target)) after += strip_folder(line, target.toolkit.path) + "\n";
+            else if (f.kind == RefKind::shell_rc && names_another(line, inv, target))
+                after += strip_folder(line, target.toolkit.path) + "\n";
         }
         if (!any) continue;
         if (f.kind == RefKind::ld_so_conf) loader_changed = true;
         if (all && f.kind != RefKind::shell_rc) {
             std::string restore = "printf '%s' " + text::shell_quote(f.content) + " > " + text::shell_quote(f.path);
-            p.steps.push_back(plan::remove_tree(f.path, "remove " + f.path + " (" + to_string(f.kind) + "; it names only this toolkit)", restore));
+            p.steps.push_back(
+                plan::remove_tree(f.path, "remove " + f.path + " (" + to_string(f.kind) + "; it names only this toolkit)", restore));
         } else {
-            p.steps.push_back(plan::edit_file(f.path, f.content, after, "take " + target.toolkit.path + " out of " + f.path + " (" + to_string(f.kind) + ")"));
+            p.steps.push_back(plan::edit_file(f.path, f.content, after,
+                                              "take " + target.toolkit.path + " out of " + f.path + " (" + to_string(f.kind) + ")"));
         }
     }
     return loader_changed;
@@ -111,7 +117,8 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
     const std::string uninstaller = host::join(tk.path, "bin/cuda-uninstaller");
     if (tk.install_method == "runfile" && host.is_executable_file(uninstaller)) {
         p.steps.push_back(plan::run_command({uninstaller, "--silent"}, "the runfile's own uninstaller removes the files it installed",
-                                            "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) + "_<driver>_linux.run --silent --toolkit"));
+                                            "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) +
+                                                "_<driver>_linux.run --silent --toolkit"));
     }
     bool keep_folder = false;
     if (tk.install_method == "deb") {
@@ -120,7 +127,8 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
             keep_folder = true;
             std::string names;
             for (const auto& k : own.kept_inside) names += (names.empty() ? "" : ", ") + k;
-            p.notes.push_back(tk.path + " stays: " + names + " keep driver files in it (purge them yourself only if no container or "
+            p.notes.push_back(tk.path + " stays: " + names +
+                              " keep driver files in it (purge them yourself only if no container or "
                               "application needs that forward-compatibility driver)");
         }
         for (const auto& k : own.kept) p.notes.push_back("kept: " + k);
@@ -131,8 +139,9 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
                 argv.push_back(o.name);
                 undo += " " + o.name + "=" + o.version;
             }
-            p.steps.push_back(plan::run_command(argv, "dpkg purges the " + std::to_string(own.owned.size()) + " packages of CUDA " +
-                                                          Version::parse(tk.version)->truncated(2).str() + " (exact names; nothing else)",
+            p.steps.push_back(plan::run_command(argv,
+                                                "dpkg purges the " + std::to_string(own.owned.size()) + " packages of CUDA " +
+                                                    Version::parse(tk.version)->truncated(2).str() + " (exact names; nothing else)",
                                                 undo, true, {"--root={root}", "--force-not-root"}));
         }
     }
@@ -156,7 +165,8 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
             argv.push_back(dist);
             undo += " " + dist + "==" + ver;
         }
-        if (argv.size() > 5) p.steps.push_back(plan::run_command(argv, "pip removes the CUDA wheels of " + site, undo, !site.starts_with("/home/")));
+        if (argv.size() > 5)
+            p.steps.push_back(plan::run_command(argv, "pip removes the CUDA wheels of " + site, undo, !site.starts_with("/home/")));
     }
     if (tk.install_method == "conda") {
         std::vector<std::string> pkgs;
@@ -175,28 +185,33 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
         if (!host.is_executable_file(conda)) conda = host::join(host::dirname(host::dirname(tk.path)), "bin/conda");
         std::vector<std::string> argv{conda, "remove", "-y", "-p", tk.path};
         argv.insert(argv.end(), pkgs.begin(), pkgs.end());
-        if (!pkgs.empty()) p.steps.push_back(plan::run_command(argv, "conda removes the CUDA packages of the environment " + tk.path,
-                                                               conda + " install -y -p " + tk.path + undo, false));
+        if (!pkgs.empty())
+            p.steps.push_back(plan::run_command(argv, "conda removes the CUDA packages of the environment " + tk.path,
+                                                conda + " install -y -p " + tk.path + undo, false));
     }
     if (is_folder_install(target) && !keep_folder)
-        p.steps.push_back(plan::remove_tree(tk.path, "remove what is left of " + tk.path + " (files no installer owns, such as a cuDNN copied in)",
-                                            "reinstall CUDA " + (target.release.empty() ? tk.version : target.release) + "; files copied in by hand must come from a backup"));
+        p.steps.push_back(plan::remove_tree(tk.path,
+                                            "remove what is left of " + tk.path + " (files no installer owns, such as a cuDNN copied in)",
+                                            "reinstall CUDA " + (target.release.empty() ? tk.version : target.release) +
+                                                "; files copied in by hand must come from a backup"));
 }
 
 void add_notes(const snapshot::Snapshot& snap, const Inventory& inv, const Entry& target, plan::Plan& p) {
     const auto& dir = target.toolkit.path;
     for (const auto& e : snap.environment.ld_library_path)
         if (names_folder(e.path, dir) || e.real_path.starts_with(dir + "/"))
-            p.notes.push_back("this shell's LD_LIBRARY_PATH still names " + e.path + ": open a new shell, or run `cudoctor use` with another version");
+            p.notes.push_back("this shell's LD_LIBRARY_PATH still names " + e.path +
+                              ": open a new shell, or run `cudoctor use` with another version");
     for (const auto& e : snap.environment.path)
-        if (names_folder(e, dir)) p.notes.push_back("this shell's PATH still names " + e + ": open a new shell, or run `cudoctor use` with another version");
+        if (names_folder(e, dir))
+            p.notes.push_back("this shell's PATH still names " + e + ": open a new shell, or run `cudoctor use` with another version");
     if (snap.environment.cuda_home && names_folder(*snap.environment.cuda_home, dir))
         p.notes.push_back("this shell's CUDA_HOME is " + *snap.environment.cuda_home + ": unset it or run `cudoctor use`");
-    if (!target.cudnn.empty())
-        p.warnings.push_back("cuDNN " + target.cudnn.front() + " lives inside " + dir + " and goes with it");
+    if (!target.cudnn.empty()) p.warnings.push_back("cuDNN " + target.cudnn.front() + " lives inside " + dir + " and goes with it");
     for (const auto& e : inv.toolkits)
         if (&e != &target && !is_folder_install(e))
-            p.notes.push_back("the " + e.toolkit.install_method + " copy of CUDA " + e.toolkit.version + " in " + e.toolkit.path + " is separate and stays");
+            p.notes.push_back("the " + e.toolkit.install_method + " copy of CUDA " + e.toolkit.version + " in " + e.toolkit.path +
+                              " is separate and stays");
     p.notes.push_back("conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
 }
 
@@ -226,13 +241,15 @@ std::string strip_folder(std::string_view line, std::string_view dir) {
 Expected<plan::Plan> plan_uninstall(const host::Host& host, const snapshot::Snapshot& snap, const Inventory& inv, const Entry& target) {
     plan::Plan p;
     p.title = "remove CUDA " + label(target) + ", installed by " + target.toolkit.install_method;
-    if (target.toolkit.install_method == "unknown" && !target.toolkit.path.starts_with("/usr/local/cuda-") && !target.toolkit.path.starts_with("/opt/"))
+    if (target.toolkit.install_method == "unknown" && !target.toolkit.path.starts_with("/usr/local/cuda-") &&
+        !target.toolkit.path.starts_with("/opt/"))
         return fail(Errc::unsupported, "cudoctor does not know what installed " + target.toolkit.path + ": remove it with the tool that did");
     plan_default_link(host, inv, target, p);
     plan_alternatives(host, target, p);
     const bool loader_changed = plan_references(host, inv, target, p);
     plan_removal(host, snap, target, p);
-    if (loader_changed || is_folder_install(target)) p.steps.push_back(ldconfig_step("refresh the loader cache without this toolkit's libraries"));
+    if (loader_changed || is_folder_install(target))
+        p.steps.push_back(ldconfig_step("refresh the loader cache without this toolkit's libraries"));
     add_notes(snap, inv, target, p);
     return p;
 }

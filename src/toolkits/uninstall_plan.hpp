@@ -15,7 +15,7 @@ namespace cudoctor::toolkits {
 /// when the install method is unknown and no folder can be removed safely.
 Expected<plan::Plan> plan_uninstall(const host::Host& host, const snapshot::Snapshot& snap, const Inventory& inv, const Entry& target);
 
-/// `line` with every colon-list entry naming `dir` (or below it) taken out: 
+/// `line` with every colon-list entry naming `dir` (or below it) taken out:
 /// "export PATH=/usr/local/cuda-12.4/bin:/usr/local/cuda-11.8/bin:$PATH" without 12.4 →
 /// "export PATH=/usr/local/cuda-11.8/bin:$PATH".
 std::string strip_folder(std::string_view line, std::string_view dir);

@@ -97,8 +97,7 @@ void blame_rule(Step& step, const snapshot::Finding& finding) {
     step.rule = finding.id;
 }
 
-void blame(Step& step, const snapshot::Snapshot& snap, const std::vector<std::string_view>& rule_ids, std::string cause,
-           std::string fix) {
+void blame(Step& step, const snapshot::Snapshot& snap, const std::vector<std::string_view>& rule_ids, std::string cause, std::string fix) {
     if (const auto* f = fired_rule(snap, rule_ids)) return blame_rule(step, *f);
     step.status = Status::fail;
     step.cause = std::move(cause);

@@ -1,9 +1,9 @@
 #pragma once
 // Why a step failed: the check rule that explains it where one fired (its title, why and fix,
 // so verify, check and explain say the same thing), else verify's own reading of the error code.
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "snapshot/snapshot.hpp"
 #include "verify/report.hpp"
@@ -19,8 +19,7 @@ void blame_rule(Step& step, const snapshot::Finding& finding);
 
 /// Marks `step` failed with verify's own cause and fix — unless one of `rule_ids` fired, whose
 /// finding then wins.
-void blame(Step& step, const snapshot::Snapshot& snap, const std::vector<std::string_view>& rule_ids, std::string cause,
-           std::string fix);
+void blame(Step& step, const snapshot::Snapshot& snap, const std::vector<std::string_view>& rule_ids, std::string cause, std::string fix);
 
 /// CUresult names for the codes a doctor meets ("CUDA_ERROR_NO_DEVICE"); "CUresult N" otherwise.
 std::string cu_result_name(int code);

@@ -58,8 +58,8 @@ std::optional<CheckOutcome> parse_check_output(std::string_view output) {
     }
     if (w.size() == 3 && w[0] == "gemm" && (w[1] == "ok" || w[1] == "wrong")) {
         o.kind = w[1] == "ok" ? CheckOutcome::Kind::ok : CheckOutcome::Kind::wrong;
-        o.summary = fmt::format("the 64×64 SGEMM {} the CPU reference (largest difference {})", w[1] == "ok" ? "matches" : "differs from",
-                                w[2]);
+        o.summary =
+            fmt::format("the 64×64 SGEMM {} the CPU reference (largest difference {})", w[1] == "ok" ? "matches" : "differs from", w[2]);
         return o;
     }
     if (w.size() >= 2 && w[0] == "gemm" && w[1] == "unavailable") {
@@ -97,7 +97,8 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
         case 209:
             blame(step, ctx.snap, {"gpu-arch-unsupported-by-toolkit"},
                   "No kernel image for this GPU (cudaErrorNoKernelImageForDevice): the program has neither SASS for compute "
-                  "capability " + ctx.compute_capability + " nor PTX the driver could compile.",
+                  "capability " +
+                      ctx.compute_capability + " nor PTX the driver could compile.",
                   "nvcc -arch=sm_" + ctx.compute_capability + " …   # build for this GPU");
             return;
         case 222:

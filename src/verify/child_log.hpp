@@ -61,7 +61,8 @@ void* open_first(const ChildLog& log, const std::vector<std::string>& candidates
 void* find_symbol(const ChildLog& log, void* handle, const char* name, nlohmann::json& missing);
 
 /// Parent side: the fact `key` of `facts` as a T, or nullopt when absent or of another type.
-template <class T> std::optional<T> fact(const nlohmann::json& facts, const char* key) {
+template <class T>
+std::optional<T> fact(const nlohmann::json& facts, const char* key) {
     auto it = facts.find(key);
     if (it == facts.end()) return std::nullopt;
     try {

@@ -66,8 +66,8 @@ void driver_child(const ChildLog& log, const std::vector<std::string>& candidate
         log.call("cuDeviceGetName");
         if (get_name && get_name(name, sizeof name - 1, dev) == 0) d["name"] = name;
         log.returned("cuDeviceGetName");
-        const std::pair<const char*, int> attributes[] = {
-            {"cc_major", 75}, {"cc_minor", 76}, {"multiprocessors", 16}, {"clock_khz", 13}, {"memory_clock_khz", 36}, {"bus_width_bits", 37}};
+        const std::pair<const char*, int> attributes[] = {{"cc_major", 75},  {"cc_minor", 76},         {"multiprocessors", 16},
+                                                          {"clock_khz", 13}, {"memory_clock_khz", 36}, {"bus_width_bits", 37}};
         for (const auto& [key, attribute] : attributes) {
             int value = 0;
             if (get_attribute && get_attribute(&value, attribute, dev) == 0) d[key] = value;

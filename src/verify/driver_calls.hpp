@@ -24,12 +24,12 @@ struct DriverDevice {
 /// libcuda: cuDriverGetVersion, cuInit(0), the devices and their deviceQuery facts.
 struct DriverApiAnswer {
     ChildAnswer child;
-    std::vector<std::string> tried;      ///< dlopen failures, in order
-    std::string library;                 ///< the file that loaded ("" when none)
-    std::vector<std::string> missing;    ///< symbols the library lacks
-    std::optional<int> init_result;      ///< cuInit's CUresult
-    std::string init_name, init_text;    ///< from cuGetErrorName / cuGetErrorString ("" when they give NULL)
-    std::optional<int> driver_version;   ///< cuDriverGetVersion: 13000 = CUDA 13.0
+    std::vector<std::string> tried;     ///< dlopen failures, in order
+    std::string library;                ///< the file that loaded ("" when none)
+    std::vector<std::string> missing;   ///< symbols the library lacks
+    std::optional<int> init_result;     ///< cuInit's CUresult
+    std::string init_name, init_text;   ///< from cuGetErrorName / cuGetErrorString ("" when they give NULL)
+    std::optional<int> driver_version;  ///< cuDriverGetVersion: 13000 = CUDA 13.0
     std::optional<int> device_count;
     std::vector<DriverDevice> devices;
 };
@@ -48,9 +48,9 @@ struct NvmlAnswer {
     std::string library;
     std::vector<std::string> missing;
     std::optional<int> init_result;
-    std::string init_text;               ///< nvmlErrorString
-    std::string driver_version;          ///< "580.65.06"
-    std::optional<int> cuda_version;     ///< nvmlSystemGetCudaDriverVersion
+    std::string init_text;            ///< nvmlErrorString
+    std::string driver_version;       ///< "580.65.06"
+    std::optional<int> cuda_version;  ///< nvmlSystemGetCudaDriverVersion
     std::optional<unsigned> device_count;
     std::vector<NvmlDevice> devices;
 };
@@ -63,10 +63,10 @@ struct CudnnAnswer {
     std::vector<std::string> tried;
     std::string library;
     std::vector<std::string> missing;
-    std::optional<std::size_t> version;        ///< 91900 = 9.19.0
-    std::optional<std::size_t> cudart_version; ///< 13010 = CUDA 13.1
-    std::optional<int> create_result;          ///< cudnnCreate's status
-    std::string create_text;                   ///< cudnnGetErrorString
+    std::optional<std::size_t> version;         ///< 91900 = 9.19.0
+    std::optional<std::size_t> cudart_version;  ///< 13010 = CUDA 13.1
+    std::optional<int> create_result;           ///< cudnnCreate's status
+    std::string create_text;                    ///< cudnnGetErrorString
 };
 Expected<CudnnAnswer> query_cudnn(const std::string& library, bool create, std::chrono::milliseconds timeout);
 

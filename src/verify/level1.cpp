@@ -14,7 +14,6 @@
 namespace cudoctor::verify::detail {
 namespace {
 
-
 std::string tried_text(const std::vector<std::string>& tried) {
     std::string out;
     for (const auto& t : tried) out += (out.empty() ? "" : "; ") + t;
@@ -47,13 +46,15 @@ Step no_driver_step(const Context& ctx, const DriverApiAnswer& a) {
     step.reason = "no NVIDIA driver: libcuda.so.1 cannot be loaded (" + tried_text(a.tried) + ")";
     std::string cause, fix;
     if (ctx.snap.gpus.empty()) {
-        cause = "No NVIDIA driver is installed (no libcuda.so.1, no /proc/driver/nvidia/version) and no NVIDIA GPU is on "
-                "this machine's PCI bus (/sys/bus/pci/devices): nothing here can run CUDA. Compiling still works (level 2).";
+        cause =
+            "No NVIDIA driver is installed (no libcuda.so.1, no /proc/driver/nvidia/version) and no NVIDIA GPU is on "
+            "this machine's PCI bus (/sys/bus/pci/devices): nothing here can run CUDA. Compiling still works (level 2).";
         fix = "# use a machine (or a VM / container with GPU passthrough) that has an NVIDIA GPU; on it:\n" +
               rules::fix::install_driver(ctx.snap, ctx.kb);
     } else {
-        cause = "The GPU is there but the NVIDIA driver's user-space library libcuda.so.1 is not installed or not on the "
-                "loader path, so no CUDA program can start.";
+        cause =
+            "The GPU is there but the NVIDIA driver's user-space library libcuda.so.1 is not installed or not on the "
+            "loader path, so no CUDA program can start.";
         fix = rules::fix::install_driver(ctx.snap, ctx.kb);
     }
     blame(step, ctx.snap,
@@ -74,10 +75,11 @@ Step init_failed_step(const Context& ctx, const DriverApiAnswer& a, const NvmlAn
     std::vector<std::string_view> rules;
     switch (rc) {
         case 34:
-            fix = fmt::format("# take the stubs folder ({}) off the loader path:\n"
-                              "export LD_LIBRARY_PATH=$(printf '%s' \"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -v '/stubs' | paste -sd:)\n"
-                              "grep -rl stubs /etc/ld.so.conf.d/ && echo 'remove that line, then: sudo ldconfig'",
-                              host::dirname(a.library));
+            fix = fmt::format(
+                "# take the stubs folder ({}) off the loader path:\n"
+                "export LD_LIBRARY_PATH=$(printf '%s' \"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -v '/stubs' | paste -sd:)\n"
+                "grep -rl stubs /etc/ld.so.conf.d/ && echo 'remove that line, then: sudo ldconfig'",
+                host::dirname(a.library));
             break;
         case 100:
             if (visible.hides_all) {
@@ -95,13 +97,12 @@ Step init_failed_step(const Context& ctx, const DriverApiAnswer& a, const NvmlAn
             fix = "sudo reboot   # loads the kernel module that matches the installed libraries";
             break;
         case 804:
-            fix = "ls /usr/local/cuda*/compat 2>/dev/null   # the forward-compatibility libcuda\n"
-                  "# take that folder off LD_LIBRARY_PATH, or remove the cuda-compat package:\n"
-                  "sudo apt-get remove 'cuda-compat-*'";
+            fix =
+                "ls /usr/local/cuda*/compat 2>/dev/null   # the forward-compatibility libcuda\n"
+                "# take that folder off LD_LIBRARY_PATH, or remove the cuda-compat package:\n"
+                "sudo apt-get remove 'cuda-compat-*'";
             break;
-        case 999:
-            fix = "ls -l /dev/nvidia-uvm || sudo modprobe nvidia_uvm\n" + fix;
-            break;
+        case 999: fix = "ls -l /dev/nvidia-uvm || sudo modprobe nvidia_uvm\n" + fix; break;
         default: break;
     }
     blame(step, ctx.snap, rules, meaning + ".", fix);
@@ -132,7 +133,8 @@ Step driver_version_step(Context& ctx, int driver_cuda) {
         if (auto v = Version::parse(tk.version)) needs.push_back({"CUDA " + tk.version + " (" + tk.path + ")", *v});
     for (const auto& fw : ctx.snap.frameworks)
         if (fw.cuda && !fw.cuda->empty())
-            if (auto v = Version::parse(*fw.cuda)) needs.push_back({fw.name + " " + fw.version + " (built with CUDA " + *fw.cuda + ")", *v});
+            if (auto v = Version::parse(*fw.cuda))
+                needs.push_back({fw.name + " " + fw.version + " (built with CUDA " + *fw.cuda + ")", *v});
     step.details.push_back({"driver runs CUDA", "≤ " + have});
     if (!have_v) {
         step.status = Status::skip;
@@ -183,8 +185,9 @@ Step nvml_step(const Context& ctx, const Expected<NvmlAnswer>& answer, bool libc
             step.status = Status::fail;
             step.cause = "No NVIDIA driver (see the driver-API step).";
         } else {
-            blame(step, ctx.snap, {}, "libcuda loads but NVML does not: a partial driver install, or a container started without "
-                                      "the utility capability (NVIDIA_DRIVER_CAPABILITIES=compute,utility).",
+            blame(step, ctx.snap, {},
+                  "libcuda loads but NVML does not: a partial driver install, or a container started without "
+                  "the utility capability (NVIDIA_DRIVER_CAPABILITIES=compute,utility).",
                   "ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ml.so*   # reinstall the driver's utils package if missing");
         }
         return step;
@@ -232,8 +235,9 @@ Step nvml_step(const Context& ctx, const Expected<NvmlAnswer>& answer, bool libc
         step.details.push_back({fmt::format("GPU {}", i), line});
     }
     if (a.device_count && *a.device_count == 0) {
-        blame(step, ctx.snap, {"vm-without-gpu-passthrough"}, "The driver is loaded but NVML counts no GPU: the GPU fell off the bus "
-                                                              "(Xid 79 in dmesg) or is not passed through to this machine.",
+        blame(step, ctx.snap, {"vm-without-gpu-passthrough"},
+              "The driver is loaded but NVML counts no GPU: the GPU fell off the bus "
+              "(Xid 79 in dmesg) or is not passed through to this machine.",
               kHangFix);
         step.reason = "nvmlDeviceGetCount_v2 = 0: the driver sees no GPU";
     }

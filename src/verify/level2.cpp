@@ -98,15 +98,16 @@ void blame_compile(Step& step, const Context& ctx, const std::string& output, co
     if (output.find("unsupported GNU version") != std::string::npos || output.find("unsupported GCC") != std::string::npos) {
         blame(step, ctx.snap, {"gcc-too-new-for-toolkit"}, "The host gcc is newer than this nvcc accepts.",
               "nvcc -ccbin g++-12 …   # an older gcc the toolkit supports");
-    } else if (output.find("Unsupported gpu architecture") != std::string::npos || output.find("invalid value for --gpu-architecture") != std::string::npos) {
+    } else if (output.find("Unsupported gpu architecture") != std::string::npos ||
+               output.find("invalid value for --gpu-architecture") != std::string::npos) {
         blame(step, ctx.snap, {"gpu-arch-unsupported-by-toolkit"},
-              "This toolkit cannot compile for the GPU's architecture sm_" + arch + ": the GPU is newer than the toolkit, or "
-              "older than the toolkit still supports.",
+              "This toolkit cannot compile for the GPU's architecture sm_" + arch +
+                  ": the GPU is newer than the toolkit, or "
+                  "older than the toolkit still supports.",
               "# install a toolkit that supports compute capability " + ctx.compute_capability);
     } else {
-        blame(step, ctx.snap, {"cuda-home-invalid"}, "The compiler failed on a kernel that every working toolkit compiles: " +
-                                                         first_error_line(output),
-              "");
+        blame(step, ctx.snap, {"cuda-home-invalid"},
+              "The compiler failed on a kernel that every working toolkit compiles: " + first_error_line(output), "");
     }
 }
 
@@ -117,15 +118,17 @@ Step run_check_program(const Context& ctx, Step step, const std::string& program
     const auto run = host::Host::real().run(argv, ctx.options.run_timeout);
     if (!run) {
         step.reason = run.error().message;
-        blame(step, ctx.snap, {}, run.error().code == Errc::timeout ? "The program did not finish: a GPU that hangs on a tiny "
-                                                                      "kernel is wedged (Xid errors in dmesg)."
-                                                                    : "The program could not be started.",
+        blame(step, ctx.snap, {},
+              run.error().code == Errc::timeout ? "The program did not finish: a GPU that hangs on a tiny "
+                                                  "kernel is wedged (Xid errors in dmesg)."
+                                                : "The program could not be started.",
               "sudo dmesg | grep -i -E 'nvrm|xid' | tail");
         return step;
     }
     const auto outcome = parse_check_output(run->out);
     if (!outcome) {
-        step.reason = run->exit_code < 0 ? "the program was killed by a signal" : "the program printed no result (exit " + std::to_string(run->exit_code) + ")";
+        step.reason = run->exit_code < 0 ? "the program was killed by a signal"
+                                         : "the program printed no result (exit " + std::to_string(run->exit_code) + ")";
         blame(step, ctx.snap, {}, "The check program ended without a verdict: " + first_error_line(run->out + run->err), "");
         return step;
     }
@@ -137,8 +140,9 @@ Step run_check_program(const Context& ctx, Step step, const std::string& program
     } else if (outcome->kind == CheckOutcome::Kind::error) {
         explain_cuda_error(step, ctx, *outcome);
     } else {
-        blame(step, ctx.snap, {}, "The GPU computed wrong results: a hardware fault, an overclock, or a driver bug. Such a GPU "
-                                  "cannot be trusted for any result.",
+        blame(step, ctx.snap, {},
+              "The GPU computed wrong results: a hardware fault, an overclock, or a driver bug. Such a GPU "
+              "cannot be trusted for any result.",
               "nvidia-smi -q -d ECC,CLOCK   # ECC errors, clocks\nsudo dmesg | grep -i xid | tail");
     }
     return step;
@@ -236,7 +240,8 @@ Level nvrtc_path(Context& ctx, Level level) {
     const bool compiled = a.compile_result && *a.compile_result == 0 && a.ptx_bytes > 0;
     if (a.library.empty()) {
         compile.reason = "libnvrtc cannot be loaded: " + join(a.tried, "; ");
-        blame(compile, ctx.snap, {}, "The NVRTC library is there but does not load (a missing dependency or a damaged file).", "ldd " + nvrtc);
+        blame(compile, ctx.snap, {}, "The NVRTC library is there but does not load (a missing dependency or a damaged file).",
+              "ldd " + nvrtc);
     } else if (!a.compile_result) {
         compile.reason = a.child.trouble().empty() ? "NVRTC lacks " + join(a.missing, ", ") : "NVRTC " + a.child.trouble();
         blame(compile, ctx.snap, {}, "NVRTC did not compile the kernel.", "");
@@ -262,7 +267,8 @@ Level nvrtc_path(Context& ctx, Level level) {
               "sudo dmesg | grep -i -E 'nvrm|xid' | tail");
     } else if (!a.failed_call.empty()) {
         const int rc = a.failed_result.value_or(-1);
-        CheckOutcome error{CheckOutcome::Kind::error, "", a.failed_call, rc, a.failed_name.empty() ? cu_result_name(rc) : a.failed_name, ""};
+        CheckOutcome error{
+            CheckOutcome::Kind::error, "", a.failed_call, rc, a.failed_name.empty() ? cu_result_name(rc) : a.failed_name, ""};
         error.summary = fmt::format("{} failed: {} ({})", a.failed_call, error.name, rc);
         kernel.reason = error.summary;
         explain_cuda_error(kernel, ctx, error);

@@ -40,8 +40,9 @@ void cudnn_steps(Context& ctx, Level& level) {
             load.reason = "could not start a child process: " + a.error().message;
         } else if (a->library.empty()) {
             load.reason = "cannot be loaded: " + join(a->tried, "; ");
-            blame(load, ctx.snap, {"cudnn-cuda-mismatch"}, "A cuDNN library that does not load: one of its parts (libcudnn_*.so) or "
-                                                           "the CUDA libraries it needs are missing.",
+            blame(load, ctx.snap, {"cudnn-cuda-mismatch"},
+                  "A cuDNN library that does not load: one of its parts (libcudnn_*.so) or "
+                  "the CUDA libraries it needs are missing.",
                   "ldd " + c.file + " | grep 'not found'");
         } else if (!a->version && !a->child.trouble().empty()) {
             load.reason = "libcudnn: " + a->child.trouble();
@@ -82,8 +83,9 @@ void cudnn_steps(Context& ctx, Level& level) {
             handle.reason = "cudnnCreate = CUDNN_STATUS_SUCCESS";
         } else {
             handle.reason = fmt::format("cudnnCreate = {} ({})", a->create_text, a->create_result.value_or(-1));
-            blame(handle, ctx.snap, {"cudnn-cuda-mismatch"}, "cuDNN could not initialise on the GPU (its CUDA runtime or the "
-                                                             "driver refused).",
+            blame(handle, ctx.snap, {"cudnn-cuda-mismatch"},
+                  "cuDNN could not initialise on the GPU (its CUDA runtime or the "
+                  "driver refused).",
                   "");
         }
         level.steps.push_back(handle);
@@ -91,9 +93,9 @@ void cudnn_steps(Context& ctx, Level& level) {
 }
 
 struct FrameworkRun {
-    std::string trouble;         ///< could not run / no result
-    nlohmann::json result;       ///< the script's JSON
-    std::string warning;         ///< the last "CUDA" line of stderr (torch's initialisation warning)
+    std::string trouble;    ///< could not run / no result
+    nlohmann::json result;  ///< the script's JSON
+    std::string warning;    ///< the last "CUDA" line of stderr (torch's initialisation warning)
 };
 
 FrameworkRun run_framework(const Context& ctx, const snapshot::Framework& fw, const std::string& module) {
@@ -104,7 +106,8 @@ FrameworkRun run_framework(const Context& ctx, const snapshot::Framework& fw, co
         return run;
     }
     for (auto line : text::split(res->err, '\n'))
-        if (line.find("CUDA") != std::string_view::npos || line.find("cuda") != std::string_view::npos) run.warning = std::string(text::trim(line));
+        if (line.find("CUDA") != std::string_view::npos || line.find("cuda") != std::string_view::npos)
+            run.warning = std::string(text::trim(line));
     for (auto line : text::split(res->out, '\n')) {
         if (!line.starts_with(kFrameworkResultPrefix)) continue;
         auto j = nlohmann::json::parse(line.substr(kFrameworkResultPrefix.size()), nullptr, false);
@@ -160,8 +163,7 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
         step.reason = fmt::format("{} {} is a CUDA build but sees no GPU{}", module, version,
                                   r.contains("init_error") ? ": " + fact<std::string>(r, "init_error").value_or("") : std::string());
         if (!run.warning.empty()) step.details.push_back({"warning", run.warning});
-        if (!ctx.driver_usable)
-            blame(step, ctx.snap, {"driver-too-old-for-framework"}, "Level 1 failed: " + ctx.driver_trouble, "");
+        if (!ctx.driver_usable) blame(step, ctx.snap, {"driver-too-old-for-framework"}, "Level 1 failed: " + ctx.driver_trouble, "");
         else
             blame(step, ctx.snap, {"driver-too-old-for-framework", "framework-gpu-arch-unsupported", "cudnn-cuda-mismatch"},
                   "The framework's own CUDA runtime could not initialise the GPU" + (run.warning.empty() ? "." : ": " + run.warning), "");
@@ -169,8 +171,8 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
     }
     const auto count = fact<int>(r, "device_count").value_or(0);
     const auto devices = fact<std::vector<std::string>>(r, "devices").value_or(std::vector<std::string>{});
-    step.reason = fmt::format("{} {} (CUDA {}) sees {} GPU(s){}", module, version, build, count,
-                              devices.empty() ? "" : ": " + join(devices, ", "));
+    step.reason =
+        fmt::format("{} {} (CUDA {}) sees {} GPU(s){}", module, version, build, count, devices.empty() ? "" : ": " + join(devices, ", "));
     if (auto err = fact<double>(r, "matmul_max_abs_err")) {
         step.details.push_back({"GPU matmul vs CPU", fmt::format("largest difference {:.3g}", *err)});
         if (*err > 1e-2) {
@@ -196,11 +198,11 @@ Level level3(Context& ctx) {
         if (std::find(done.begin(), done.end(), key) != done.end()) continue;
         done.push_back(key);
         if (fw.interpreter.empty()) {
-            level.steps.push_back({"framework-" + module, module + " initialises CUDA", Status::skip,
-                                   "no interpreter found for " + fw.python});
+            level.steps.push_back(
+                {"framework-" + module, module + " initialises CUDA", Status::skip, "no interpreter found for " + fw.python});
         } else if (ctx.host.is_rooted()) {
-            level.steps.push_back({"framework-" + module, module + " initialises CUDA", Status::skip,
-                                   "a machine image: its interpreters are not run"});
+            level.steps.push_back(
+                {"framework-" + module, module + " initialises CUDA", Status::skip, "a machine image: its interpreters are not run"});
         } else {
             level.steps.push_back(framework_step(ctx, fw));
         }

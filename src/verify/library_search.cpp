@@ -22,8 +22,8 @@ std::optional<std::string> active_override(const host::Host& host) {
     return std::string(kLibraryPathOverride) + "=" + *value;
 }
 
-std::vector<std::string> driver_library_candidates(const host::Host& host, const snapshot::Snapshot& snap,
-                                                   std::string_view soname, std::string_view stem) {
+std::vector<std::string> driver_library_candidates(const host::Host& host, const snapshot::Snapshot& snap, std::string_view soname,
+                                                   std::string_view stem) {
     std::vector<std::string> out;
     for (const auto& dir : override_dirs(host)) out.push_back(host.host_path(host::join(dir, soname)));
     if (!host.is_rooted()) {

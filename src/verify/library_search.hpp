@@ -26,8 +26,8 @@ std::optional<std::string> active_override(const host::Host& host);
 /// each override folder (as this computer's path), then the bare SONAME (real machine) or the
 /// image's copies of that library named in `snap.driver.libraries` (rooted host; `stem` is the
 /// library's name there, "libcuda.so").
-std::vector<std::string> driver_library_candidates(const host::Host& host, const snapshot::Snapshot& snap,
-                                                   std::string_view soname, std::string_view stem);
+std::vector<std::string> driver_library_candidates(const host::Host& host, const snapshot::Snapshot& snap, std::string_view soname,
+                                                   std::string_view stem);
 
 /// One cuDNN library to check: the file to load and where it was found.
 struct CudnnCandidate {

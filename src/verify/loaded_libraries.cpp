@@ -13,17 +13,17 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 
 /// "libcudnn_ops.so.9" → "libcudnn"; "libcublasLt.so.12" → "libcublasLt".
 std::string kind_of(std::string_view name) {
-    static constexpr std::array<std::string_view, 14> kKinds = {
-        "libcudart", "libcublasLt", "libcublas", "libcudnn", "libcuda.", "libnvrtc", "libnccl", "libcufft",
-        "libcurand", "libcusparse", "libcusolver", "libnvJitLink", "libnvidia-ml", "libcupti"};
+    static constexpr std::array<std::string_view, 14> kKinds = {"libcudart",   "libcublasLt",  "libcublas",    "libcudnn",  "libcuda.",
+                                                                "libnvrtc",    "libnccl",      "libcufft",     "libcurand", "libcusparse",
+                                                                "libcusolver", "libnvJitLink", "libnvidia-ml", "libcupti"};
     for (auto k : kKinds)
         if (name.starts_with(k)) return std::string(k == "libcuda." ? "libcuda" : k);
     return "other CUDA";
 }
 
 bool framework_library(std::string_view name, std::string_view framework) {
-    static constexpr std::array<std::string_view, 8> kCore = {"libtorch", "libc10", "libtensorflow", "xla_extension",
-                                                             "libjax", "onnxruntime", "libopencv_core", "cupy"};
+    static constexpr std::array<std::string_view, 8> kCore = {"libtorch", "libc10",      "libtensorflow",  "xla_extension",
+                                                              "libjax",   "onnxruntime", "libopencv_core", "cupy"};
     (void)framework;
     return std::any_of(kCore.begin(), kCore.end(), [&](auto c) { return name.starts_with(c); });
 }

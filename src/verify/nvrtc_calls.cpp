@@ -168,8 +168,7 @@ void nvrtc_child(const ChildLog& log, const std::string& nvrtc, const std::strin
 }  // namespace
 
 Expected<NvrtcAnswer> nvrtc_compile_and_launch(const std::string& nvrtc, const std::string& arch,
-                                               const std::vector<std::string>& driver_candidates,
-                                               std::chrono::milliseconds timeout) {
+                                               const std::vector<std::string>& driver_candidates, std::chrono::milliseconds timeout) {
     auto child = run_child([&](const ChildLog& log) { nvrtc_child(log, nvrtc, arch, driver_candidates); }, timeout);
     if (!child) return Unexpected<Error>(child.error());
     NvrtcAnswer a;

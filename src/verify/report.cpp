@@ -67,8 +67,8 @@ Expected<Report> from_json_text(std::string_view text) {
     if (!j.contains("schema") || !j["schema"].is_number_integer())
         return fail(Errc::parse, "not a cudoctor verify report (no \"schema\" number)");
     if (const int schema = j["schema"].get<int>(); schema != kReportSchema)
-        return fail(Errc::unsupported, "verify report schema " + std::to_string(schema) +
-                                           " is not supported (this cudoctor reads schema " + std::to_string(kReportSchema) + ")");
+        return fail(Errc::unsupported, "verify report schema " + std::to_string(schema) + " is not supported (this cudoctor reads schema " +
+                                           std::to_string(kReportSchema) + ")");
     try {
         return j.get<Report>();
     } catch (const nlohmann::json::exception& e) {

@@ -32,16 +32,22 @@ struct Step {
     Step() = default;
     Step(std::string id_, std::string title_, Status status_ = Status::skip, std::string reason_ = {}, std::string cause_ = {},
          std::string fix_ = {}, std::string rule_ = {}, std::vector<Detail> details_ = {})
-        : id(std::move(id_)), title(std::move(title_)), status(status_), reason(std::move(reason_)), cause(std::move(cause_)),
-          fix(std::move(fix_)), rule(std::move(rule_)), details(std::move(details_)) {}
+        : id(std::move(id_)),
+          title(std::move(title_)),
+          status(status_),
+          reason(std::move(reason_)),
+          cause(std::move(cause_)),
+          fix(std::move(fix_)),
+          rule(std::move(rule_)),
+          details(std::move(details_)) {}
 
-    std::string id;       ///< stable: "driver-api", "nvml", "nvcc-compile", "framework-torch", …
-    std::string title;    ///< what is checked, in the user's words
+    std::string id;     ///< stable: "driver-api", "nvml", "nvcc-compile", "framework-torch", …
+    std::string title;  ///< what is checked, in the user's words
     Status status = Status::skip;
-    std::string reason;   ///< one line: what happened (also why a step was skipped)
-    std::string cause;    ///< FAIL only: why it failed
-    std::string fix;      ///< FAIL only: exact commands for this machine ("" when none is known)
-    std::string rule;     ///< the check rule the cause and fix come from ("" when verify's own)
+    std::string reason;  ///< one line: what happened (also why a step was skipped)
+    std::string cause;   ///< FAIL only: why it failed
+    std::string fix;     ///< FAIL only: exact commands for this machine ("" when none is known)
+    std::string rule;    ///< the check rule the cause and fix come from ("" when verify's own)
     std::vector<Detail> details;
     friend bool operator==(const Step&, const Step&) = default;
 };

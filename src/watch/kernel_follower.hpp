@@ -41,10 +41,10 @@ class KernelFollower {
     const host::Host* m_host;
     Kind m_kind = Kind::none;
     std::string m_description;
-    std::string m_path;             ///< machine path of the file, or of journalctl
-    std::uint64_t m_offset = 0;     ///< bytes of the file already read
-    std::string m_partial;          ///< a line read without its end yet
-    std::string m_cursor;           ///< journalctl's cursor after the last run
+    std::string m_path;          ///< machine path of the file, or of journalctl
+    std::uint64_t m_offset = 0;  ///< bytes of the file already read
+    std::string m_partial;       ///< a line read without its end yet
+    std::string m_cursor;        ///< journalctl's cursor after the last run
     std::int64_t m_start_epoch = 0;
     std::chrono::steady_clock::time_point m_last_journal{};
 };

@@ -21,9 +21,20 @@ constexpr std::size_t kMaxErrors = 200;
 
 // Texts the CUDA runtime/driver, cuBLAS, cuDNN, NCCL and PyTorch put in their error messages.
 constexpr std::string_view kCudaErrorMarks[] = {
-    "CUDA error",           "CUDA_ERROR_",          "cudaError",         "CUBLAS_STATUS_",    "CUDNN_STATUS_",
-    "illegal memory access", "device-side assert",  "unspecified launch failure", "CUDA out of memory",
-    "NCCL error",           "ncclUnhandledCudaError", "misaligned address", "CUFFT_",         "CURAND_STATUS_",
+    "CUDA error",
+    "CUDA_ERROR_",
+    "cudaError",
+    "CUBLAS_STATUS_",
+    "CUDNN_STATUS_",
+    "illegal memory access",
+    "device-side assert",
+    "unspecified launch failure",
+    "CUDA out of memory",
+    "NCCL error",
+    "ncclUnhandledCudaError",
+    "misaligned address",
+    "CUFFT_",
+    "CURAND_STATUS_",
 };
 
 void write_all(int fd, std::string_view bytes) {
@@ -42,7 +53,8 @@ bool is_cuda_error_line(std::string_view line) {
     for (auto mark : kCudaErrorMarks)
         if (line.find(mark) != std::string_view::npos) {
             // "CUDA_ERROR_" in an enum dump or "cudaErrorNone"/"CUDA error: no error" is no error.
-            if (line.find("cudaSuccess") != std::string_view::npos || line.find("CUDA error: no error") != std::string_view::npos) return false;
+            if (line.find("cudaSuccess") != std::string_view::npos || line.find("CUDA error: no error") != std::string_view::npos)
+                return false;
             return true;
         }
     return false;
@@ -89,8 +101,13 @@ Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>&
 }
 
 LaunchedCommand::LaunchedCommand(LaunchedCommand&& o) noexcept
-    : m_pid(std::exchange(o.m_pid, -1)), m_out(std::exchange(o.m_out, -1)), m_log(std::exchange(o.m_log, -1)), m_echo(o.m_echo),
-      m_partial(std::move(o.m_partial)), m_status(o.m_status), m_errors(o.m_errors) {}
+    : m_pid(std::exchange(o.m_pid, -1)),
+      m_out(std::exchange(o.m_out, -1)),
+      m_log(std::exchange(o.m_log, -1)),
+      m_echo(o.m_echo),
+      m_partial(std::move(o.m_partial)),
+      m_status(o.m_status),
+      m_errors(o.m_errors) {}
 
 LaunchedCommand::~LaunchedCommand() {
     if (m_pid > 0 && !m_status) {
@@ -176,7 +193,8 @@ void LaunchedCommand::stop(std::chrono::milliseconds grace) {
     if (m_status || m_pid <= 0) return;
     ::kill(m_pid, SIGTERM);
     const auto deadline = std::chrono::steady_clock::now() + grace;
-    while (!m_status && std::chrono::steady_clock::now() < deadline) pump(std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)));
+    while (!m_status && std::chrono::steady_clock::now() < deadline)
+        pump(std::min(deadline, std::chrono::steady_clock::now() + std::chrono::milliseconds(50)));
     if (!m_status) {
         ::kill(m_pid, SIGKILL);
         reap(true);

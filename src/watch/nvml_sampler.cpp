@@ -136,7 +136,8 @@ void sample_child(const ChildLog& log, const std::vector<std::string>& candidate
     log.done();
 }
 
-template <class T> void read_into(const nlohmann::json& j, const char* key, std::optional<T>& out) {
+template <class T>
+void read_into(const nlohmann::json& j, const char* key, std::optional<T>& out) {
     if (auto v = fact<T>(j, key)) out = *v;
 }
 

@@ -12,11 +12,11 @@ namespace cudoctor::watch {
 struct GpuReading {
     unsigned index = 0;
     std::string name, uuid;
-    std::string pci;                             ///< NVML's bus id, "00000000:01:00.0"
-    std::optional<std::uint64_t> memory_used;    ///< bytes
-    std::optional<std::uint64_t> memory_total;   ///< bytes
-    std::optional<unsigned> util_gpu;            ///< percent
-    std::optional<unsigned> util_memory;         ///< percent
+    std::string pci;                            ///< NVML's bus id, "00000000:01:00.0"
+    std::optional<std::uint64_t> memory_used;   ///< bytes
+    std::optional<std::uint64_t> memory_total;  ///< bytes
+    std::optional<unsigned> util_gpu;           ///< percent
+    std::optional<unsigned> util_memory;        ///< percent
     std::optional<unsigned> temperature_c;
     std::optional<unsigned> power_mw;
     std::optional<unsigned> sm_clock_mhz;

@@ -46,11 +46,15 @@ Expected<int> open_csv(const std::string& path, const char* header) {
     return fd;
 }
 
-template <class T> std::string opt(const std::optional<T>& v) { return v ? std::to_string(*v) : std::string(); }
+template <class T>
+std::string opt(const std::optional<T>& v) {
+    return v ? std::to_string(*v) : std::string();
+}
 
 std::string seconds(double s) { return fmt::format("{:.3f}", s); }
 
-template <class T> std::optional<T> number(std::string_view cell) {
+template <class T>
+std::optional<T> number(std::string_view cell) {
     T value{};
     auto [end, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), value);
     if (ec != std::errc() || end != cell.data() + cell.size() || cell.empty()) return std::nullopt;
@@ -69,7 +73,8 @@ std::optional<double> real(std::string_view cell) {
 }
 
 /// Calls `row(cells, line)` for every complete row of `path` after its header.
-template <class F> Expected<void> each_row(const std::string& path, std::size_t columns, WatchRecord& record, F row) {
+template <class F>
+Expected<void> each_row(const std::string& path, std::size_t columns, WatchRecord& record, F row) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return fail(Errc::not_found, "cannot read " + path + ": " + ec.message());
@@ -157,7 +162,9 @@ Expected<SampleLog> SampleLog::create(const std::string& dir, const nlohmann::js
 }
 
 SampleLog::SampleLog(SampleLog&& other) noexcept
-    : m_dir(std::move(other.m_dir)), m_gpus(std::exchange(other.m_gpus, -1)), m_processes(std::exchange(other.m_processes, -1)),
+    : m_dir(std::move(other.m_dir)),
+      m_gpus(std::exchange(other.m_gpus, -1)),
+      m_processes(std::exchange(other.m_processes, -1)),
       m_events(std::exchange(other.m_events, -1)) {}
 
 SampleLog::~SampleLog() {

@@ -22,15 +22,15 @@ namespace cudoctor::watch {
 
 /// One event row.
 struct EventRow {
-    double elapsed = 0;     ///< seconds since the watch began
-    std::string time;       ///< ISO 8601 UTC
-    std::string kind;       ///< "xid", "sxid", "fallen-off-bus", "rm-init-failed", "api-mismatch",
-                            ///< "cuda-error", "exit", "sample-failed"
-    int code = 0;           ///< the Xid, or the exit status (-N: killed by signal N)
-    std::string gpu;        ///< PCI address or GPU index, "" when none
+    double elapsed = 0;  ///< seconds since the watch began
+    std::string time;    ///< ISO 8601 UTC
+    std::string kind;    ///< "xid", "sxid", "fallen-off-bus", "rm-init-failed", "api-mismatch",
+                         ///< "cuda-error", "exit", "sample-failed"
+    int code = 0;        ///< the Xid, or the exit status (-N: killed by signal N)
+    std::string gpu;     ///< PCI address or GPU index, "" when none
     std::optional<long> pid;
-    std::string name;       ///< process name
-    std::string text;       ///< the line as reported, printable, one line
+    std::string name;  ///< process name
+    std::string text;  ///< the line as reported, printable, one line
 };
 
 struct GpuRow {
@@ -73,7 +73,8 @@ class SampleLog {
     const std::string& dir() const { return m_dir; }
 
   private:
-    SampleLog(std::string dir, int gpus, int processes, int events) : m_dir(std::move(dir)), m_gpus(gpus), m_processes(processes), m_events(events) {}
+    SampleLog(std::string dir, int gpus, int processes, int events)
+        : m_dir(std::move(dir)), m_gpus(gpus), m_processes(processes), m_events(events) {}
     std::string m_dir;
     int m_gpus = -1, m_processes = -1, m_events = -1;
 };

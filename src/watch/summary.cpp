@@ -136,14 +136,15 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
 
 void render_text(const Summary& s, std::ostream& out) {
     const auto processes = std::count_if(s.series.begin(), s.series.end(), [](const MemorySeries& m) { return !m.is_gpu; });
-    out << fmt::format("cudoctor watch: {} of samples ({}), {} GPU{}, {} process{} — {}\n", clock_text(s.duration), s.samples, s.gpus.size(),
-                       s.gpus.size() == 1 ? "" : "s", processes, processes == 1 ? "" : "es", s.dir);
+    out << fmt::format("cudoctor watch: {} of samples ({}), {} GPU{}, {} process{} — {}\n", clock_text(s.duration), s.samples,
+                       s.gpus.size(), s.gpus.size() == 1 ? "" : "s", processes, processes == 1 ? "" : "es", s.dir);
     out << "\nMemory trend\n";
     if (s.series.empty()) out << "  no memory samples\n";
     for (const auto& m : s.series) {
         out << fmt::format("  {:<9} {}\n", to_string(m.trend.verdict), m.label);
         out << fmt::format("            {}\n", describe(m.trend));
-        if (m.trend.verdict == TrendVerdict::leak || m.trend.verdict == TrendVerdict::sawtooth) out << "            " << m.trend.reason << "\n";
+        if (m.trend.verdict == TrendVerdict::leak || m.trend.verdict == TrendVerdict::sawtooth)
+            out << "            " << m.trend.reason << "\n";
     }
     if (!s.gpus.empty()) out << "\nGPUs\n";
     for (const auto& g : s.gpus) {
@@ -178,23 +179,40 @@ void render_text(const Summary& s, std::ostream& out) {
         }
         for (const auto& e : s.cuda_errors) out << fmt::format("  {}  CUDA error: {}\n", clock_text(e.elapsed), e.text);
     }
-    if (s.failed_samples) out << fmt::format("\n{} sample{} failed; the first: {}\n", s.failed_samples, s.failed_samples == 1 ? "" : "s", s.first_failure);
+    if (s.failed_samples)
+        out << fmt::format("\n{} sample{} failed; the first: {}\n", s.failed_samples, s.failed_samples == 1 ? "" : "s", s.first_failure);
     for (const auto& w : s.warnings) out << "warning: " << w << "\n";
     out << "\nPlot: " << s.dir << "/memory.svg\n";
 }
 
 nlohmann::json to_json(const Summary& s) {
-    nlohmann::json j = {{"dir", s.dir}, {"duration_s", s.duration}, {"samples", s.samples}, {"problems", s.problems()},
-                        {"kernel_log", s.kernel_log}, {"failed_samples", s.failed_samples}, {"warnings", s.warnings}};
+    nlohmann::json j = {{"dir", s.dir},
+                        {"duration_s", s.duration},
+                        {"samples", s.samples},
+                        {"problems", s.problems()},
+                        {"kernel_log", s.kernel_log},
+                        {"failed_samples", s.failed_samples},
+                        {"warnings", s.warnings}};
     j["memory"] = nlohmann::json::array();
     for (const auto& m : s.series) {
         const auto& t = m.trend;
-        nlohmann::json row = {{"label", m.label}, {"kind", m.is_gpu ? "gpu" : "process"}, {"gpu", m.gpu},
-                              {"verdict", to_string(t.verdict)}, {"summary", describe(t)}, {"reason", t.reason},
-                              {"samples", t.samples}, {"slope_bytes_per_hour", t.slope * 3600}, {"stderr_bytes_per_hour", t.slope_stderr * 3600},
-                              {"ci95_bytes_per_hour", {t.ci_low * 3600, t.ci_high * 3600}}, {"robust_slope_bytes_per_hour", t.robust_slope * 3600},
-                              {"since_s", t.since}, {"drops", t.drops}, {"first_bytes", t.first}, {"last_bytes", t.last},
-                              {"min_bytes", t.low}, {"max_bytes", t.high}};
+        nlohmann::json row = {{"label", m.label},
+                              {"kind", m.is_gpu ? "gpu" : "process"},
+                              {"gpu", m.gpu},
+                              {"verdict", to_string(t.verdict)},
+                              {"summary", describe(t)},
+                              {"reason", t.reason},
+                              {"samples", t.samples},
+                              {"slope_bytes_per_hour", t.slope * 3600},
+                              {"stderr_bytes_per_hour", t.slope_stderr * 3600},
+                              {"ci95_bytes_per_hour", {t.ci_low * 3600, t.ci_high * 3600}},
+                              {"robust_slope_bytes_per_hour", t.robust_slope * 3600},
+                              {"since_s", t.since},
+                              {"drops", t.drops},
+                              {"first_bytes", t.first},
+                              {"last_bytes", t.last},
+                              {"min_bytes", t.low},
+                              {"max_bytes", t.high}};
         if (!m.is_gpu) row["pid"] = m.pid;
         j["memory"].push_back(row);
     }
@@ -209,13 +227,16 @@ nlohmann::json to_json(const Summary& s) {
     }
     j["driver_reports"] = nlohmann::json::array();
     for (const auto& r : s.reports) {
-        nlohmann::json row = {{"kind", r.row.kind}, {"code", r.row.code}, {"elapsed_s", r.row.elapsed}, {"time", r.row.time},
-                              {"pci", r.row.gpu}, {"text", r.row.text}};
+        nlohmann::json row = {{"kind", r.row.kind}, {"code", r.row.code}, {"elapsed_s", r.row.elapsed},
+                              {"time", r.row.time}, {"pci", r.row.gpu},   {"text", r.row.text}};
         if (r.gpu) row["gpu"] = *r.gpu;
         if (r.row.pid) row["pid"] = *r.row.pid;
         if (r.info)
-            row["xid"] = {{"mnemonic", r.info->mnemonic}, {"meaning", r.info->meaning}, {"cause", r.info->cause},
-                          {"action", r.info->action}, {"advice", r.info->advice}};
+            row["xid"] = {{"mnemonic", r.info->mnemonic},
+                          {"meaning", r.info->meaning},
+                          {"cause", r.info->cause},
+                          {"action", r.info->action},
+                          {"advice", r.info->advice}};
         j["driver_reports"].push_back(row);
     }
     j["cuda_errors"] = nlohmann::json::array();

@@ -16,7 +16,7 @@
 namespace cudoctor::watch {
 
 struct MemorySeries {
-    std::string label;        ///< "pid 4242 python3 (GPU 0)", "GPU 0 NVIDIA H100 (all processes)"
+    std::string label;  ///< "pid 4242 python3 (GPU 0)", "GPU 0 NVIDIA H100 (all processes)"
     bool is_gpu = false;
     unsigned gpu = 0;
     unsigned pid = 0;
@@ -39,7 +39,7 @@ struct DriverReport {
 
 struct Summary {
     std::string dir;
-    double duration = 0;   ///< seconds from the first to the last sample
+    double duration = 0;  ///< seconds from the first to the last sample
     std::size_t samples = 0;
     std::vector<MemorySeries> series;  ///< processes first, then GPUs
     std::vector<GpuRange> gpus;

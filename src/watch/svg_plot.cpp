@@ -69,31 +69,36 @@ std::string memory_svg(const Summary& s) {
         kWidth, kHeight, kLeft, escape(s.dir));
     for (int i = 0; i <= 5; ++i) {
         const double v = y_max * i / 5, t = t_max * i / 5;
-        svg += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/><text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
-                           kLeft, kLeft + plot_w, y(v), kLeft - 6, y(v) + 4, escape(bytes_text(v)));
-        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#ddd\"/><text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-                           x(t), kTop, kTop + plot_h, kTop + plot_h + 18, clock_text(t));
+        svg += fmt::format(
+            "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/><text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5}</text>\n",
+            kLeft, kLeft + plot_w, y(v), kLeft - 6, y(v) + 4, escape(bytes_text(v)));
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#ddd\"/><text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+            x(t), kTop, kTop + plot_h, kTop + plot_h + 18, clock_text(t));
     }
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time since the start (hh:mm)</text>\n", kLeft + plot_w / 2, kHeight - 8);
+    svg +=
+        fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time since the start (hh:mm)</text>\n", kLeft + plot_w / 2, kHeight - 8);
     for (const auto& r : s.reports) {
         const double at = x(r.row.elapsed);
         const std::string label = r.row.kind == "xid" ? fmt::format("Xid {}", r.row.code) : r.row.kind;
-        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"red\" stroke-dasharray=\"4 3\"><title>{3}</title></line>"
-                           "<text x=\"{0:.1f}\" y=\"{4}\" fill=\"red\" text-anchor=\"middle\">{5}</text>\n",
-                           at, kTop, kTop + plot_h, escape(r.row.text), kTop - 4, escape(label));
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"red\" stroke-dasharray=\"4 3\"><title>{3}</title></line>"
+            "<text x=\"{0:.1f}\" y=\"{4}\" fill=\"red\" text-anchor=\"middle\">{5}</text>\n",
+            at, kTop, kTop + plot_h, escape(r.row.text), kTop - 4, escape(label));
     }
     std::size_t k = 0;
     for (const auto& m : s.series) {
         const char* colour = kColours[k % std::size(kColours)];
         std::string points;
         for (const auto& p : thin(m.points)) points += fmt::format("{:.1f},{:.1f} ", x(p.t), y(p.y));
-        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{} points=\"{}\"><title>{}</title></polyline>\n", colour,
-                           m.is_gpu ? " stroke-dasharray=\"6 3\"" : "", points, escape(m.label));
+        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"{} points=\"{}\"><title>{}</title></polyline>\n",
+                           colour, m.is_gpu ? " stroke-dasharray=\"6 3\"" : "", points, escape(m.label));
         const double ly = kTop + 16 + 34 * static_cast<double>(k);
-        svg += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>"
-                           "<text x=\"{4}\" y=\"{5:.1f}\">{6}</text><text x=\"{4}\" y=\"{7:.1f}\" fill=\"#555\">{8}</text>\n",
-                           kWidth - kRight + 12, kWidth - kRight + 32, ly - 4, colour, kWidth - kRight + 38, ly, escape(m.label), ly + 14,
-                           escape(to_string(m.trend.verdict)));
+        svg += fmt::format(
+            "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" stroke-width=\"3\"/>"
+            "<text x=\"{4}\" y=\"{5:.1f}\">{6}</text><text x=\"{4}\" y=\"{7:.1f}\" fill=\"#555\">{8}</text>\n",
+            kWidth - kRight + 12, kWidth - kRight + 32, ly - 4, colour, kWidth - kRight + 38, ly, escape(m.label), ly + 14,
+            escape(to_string(m.trend.verdict)));
         ++k;
     }
     svg += "</svg>\n";

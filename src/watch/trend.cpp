@@ -280,8 +280,8 @@ Trend analyse_memory(std::span<const Point> input) {
         t.verdict = TrendVerdict::shrinking;
         t.reason = fmt::format("shrinks {} over {}", per_hour(f.slope), clock_text(span));
     } else {
-        t.reason = fmt::format("no growth that matters: {} over {} (95 % interval {} to {}; {} would matter)",
-                               bytes_text(f.slope * span), clock_text(span), per_hour(t.ci_low), per_hour(t.ci_high), bytes_text(needed));
+        t.reason = fmt::format("no growth that matters: {} over {} (95 % interval {} to {}; {} would matter)", bytes_text(f.slope * span),
+                               clock_text(span), per_hour(t.ci_low), per_hour(t.ci_high), bytes_text(needed));
     }
     return t;
 }

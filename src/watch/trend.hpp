@@ -32,16 +32,16 @@ const char* to_string(TrendVerdict verdict);
 struct Trend {
     TrendVerdict verdict = TrendVerdict::too_short;
     std::size_t samples = 0;
-    double slope = 0;            ///< bytes per second of the fitted line (of the troughs for a sawtooth)
-    double slope_stderr = 0;     ///< its standard error, widened for autocorrelation (0 when unknown)
-    double ci_low = 0, ci_high = 0;  ///< 95 % interval of the slope, bytes per second
-    double robust_slope = 0;     ///< Theil–Sen slope of the same window, bytes per second
-    double since = 0;            ///< start of the window the verdict is read from, seconds
-    double until = 0;            ///< last sample, seconds
+    double slope = 0;                               ///< bytes per second of the fitted line (of the troughs for a sawtooth)
+    double slope_stderr = 0;                        ///< its standard error, widened for autocorrelation (0 when unknown)
+    double ci_low = 0, ci_high = 0;                 ///< 95 % interval of the slope, bytes per second
+    double robust_slope = 0;                        ///< Theil–Sen slope of the same window, bytes per second
+    double since = 0;                               ///< start of the window the verdict is read from, seconds
+    double until = 0;                               ///< last sample, seconds
     double first = 0, last = 0, low = 0, high = 0;  ///< bytes: first and last sample, min and max
-    double window_first = 0;     ///< bytes: the first sample of the window the verdict is read from
-    std::size_t drops = 0;       ///< sharp drops seen (a sawtooth has two or more)
-    std::string reason;          ///< one line: why this verdict
+    double window_first = 0;                        ///< bytes: the first sample of the window the verdict is read from
+    std::size_t drops = 0;                          ///< sharp drops seen (a sawtooth has two or more)
+    std::string reason;                             ///< one line: why this verdict
 };
 
 /// The verdict for `points` (sorted by t; unsorted input is sorted first). Fewer than 8 samples,

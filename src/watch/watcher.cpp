@@ -53,8 +53,8 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
     const std::time_t secs = static_cast<std::time_t>(ms / 1000);
     std::tm tm{};
     ::gmtime_r(&secs, &tm);
-    return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-                       tm.tm_sec, static_cast<int>(ms % 1000));
+    return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                       tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
 }
 
 /// The parent pid of each running process, from /proc/N/stat (the field after the name).
@@ -72,8 +72,7 @@ std::map<unsigned, unsigned> parents(const host::Host& host) {
         if (fields.size() < 3) continue;
         try {
             out[static_cast<unsigned>(std::stoul(name))] = static_cast<unsigned>(std::stoul(std::string(fields[2])));
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
     }
     return out;
 }
@@ -142,7 +141,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     const auto start_epoch = std::chrono::duration_cast<std::chrono::seconds>(start_wall.time_since_epoch()).count();
     auto kernel = KernelFollower::open(host, o.kernel_log, start_epoch);
 
-    nlohmann::json meta = {{"tool", "cudoctor watch"}, {"version", CUDOCTOR_VERSION}, {"start", iso_time(start_wall)},
+    nlohmann::json meta = {{"tool", "cudoctor watch"},   {"version", CUDOCTOR_VERSION},       {"start", iso_time(start_wall)},
                            {"start_epoch", start_epoch}, {"interval_ms", o.interval.count()}, {"kernel_log", kernel.description()}};
     if (o.duration) meta["duration_ms"] = o.duration->count();
     if (o.clock_step) meta["override"] = fmt::format("CUDOCTOR_OVERRIDE_WATCH_STEP={}ms", o.clock_step->count());
@@ -178,7 +177,9 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     auto cuda_errors = [&](const std::vector<CudaErrorLine>& lines) -> Expected<void> {
         for (const auto& l : lines) {
             const double at = o.clock_step ? elapsed_of(end.samples, clock::now()) : std::chrono::duration<double>(l.when - start).count();
-            if (auto w = write_event({at, time_of(at), "cuda-error", 0, "", command ? std::optional<long>(command->pid()) : std::nullopt, "", l.text}); !w)
+            if (auto w = write_event(
+                    {at, time_of(at), "cuda-error", 0, "", command ? std::optional<long>(command->pid()) : std::nullopt, "", l.text});
+                !w)
                 return w;
         }
         return {};
@@ -217,7 +218,8 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
         for (const auto& p : reading->processes)
             if (auto w = log->process(elapsed, now_text, p); !w) return Unexpected<Error>(w.error());
         if (!reading->trouble.empty())
-            if (auto w = write_event({elapsed, now_text, "sample-failed", 0, "", std::nullopt, "", reading->trouble}); !w) return Unexpected<Error>(w.error());
+            if (auto w = write_event({elapsed, now_text, "sample-failed", 0, "", std::nullopt, "", reading->trouble}); !w)
+                return Unexpected<Error>(w.error());
         ++end.samples;
         if (auto w = kernel_events(elapsed, false); !w) return Unexpected<Error>(w.error());
         if (o.live_status) std::cerr << "\r" << status_line(elapsed, *reading, end.samples, reports) << "\x1b[K" << std::flush;

@@ -14,24 +14,24 @@
 namespace cudoctor::watch {
 
 struct WatchOptions {
-    std::optional<unsigned> pid;                 ///< watch this process (and its children)
-    std::vector<std::string> command;            ///< or launch this one
+    std::optional<unsigned> pid;       ///< watch this process (and its children)
+    std::vector<std::string> command;  ///< or launch this one
     std::chrono::milliseconds interval{10000};
     std::optional<std::chrono::milliseconds> duration;
     std::string out_dir;
-    std::optional<std::string> kernel_log;       ///< --kernel-log FILE
+    std::optional<std::string> kernel_log;  ///< --kernel-log FILE
     std::chrono::milliseconds sample_timeout{10000};
     /// CUDOCTOR_OVERRIDE_WATCH_STEP: samples are stamped this far apart on a simulated clock
     /// (replays of recorded series, faster than real time); the duration counts on that clock.
     std::optional<std::chrono::milliseconds> clock_step;
-    bool live_status = false;                    ///< a one-line status on stderr (a terminal)
-    int echo_fd = 1;                             ///< where the launched command's output goes
+    bool live_status = false;  ///< a one-line status on stderr (a terminal)
+    int echo_fd = 1;           ///< where the launched command's output goes
 };
 
 /// How the loop ended.
 struct WatchEnd {
-    bool interrupted = false;        ///< by SIGINT/SIGTERM/SIGHUP
-    std::string why;                 ///< "duration reached", "process 4242 ended", "command exited", "interrupted"
+    bool interrupted = false;  ///< by SIGINT/SIGTERM/SIGHUP
+    std::string why;           ///< "duration reached", "process 4242 ended", "command exited", "interrupted"
     std::size_t samples = 0;
 };
 

@@ -40,10 +40,12 @@ Expected<XidCatalog> XidCatalog::parse(std::string_view name, std::string_view t
 Expected<XidCatalog> XidCatalog::load(const std::optional<std::string>& kb_dir) {
     if (kb_dir) {
         std::error_code ec;
-        if (!std::filesystem::is_directory(*kb_dir, ec)) return fail(Errc::not_found, "knowledge-base directory " + *kb_dir + " does not exist");
+        if (!std::filesystem::is_directory(*kb_dir, ec))
+            return fail(Errc::not_found, "knowledge-base directory " + *kb_dir + " does not exist");
         const auto path = std::filesystem::path(*kb_dir) / kTableName;
         if (std::filesystem::is_regular_file(path, ec)) {
-            if (std::filesystem::file_size(path, ec) > kMaxTableBytes) return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
+            if (std::filesystem::file_size(path, ec) > kMaxTableBytes)
+                return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
             std::ifstream in(path, std::ios::binary);
             std::ostringstream text;
             text << in.rdbuf();

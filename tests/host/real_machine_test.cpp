@@ -28,8 +28,7 @@ std::vector<std::string> process_environment() {
 }
 
 json check_here() {
-    auto r = cudoctor::test::run_program(CUDOCTOR_BINARY, {"check", "--json"}, process_environment(),
-                                         std::chrono::seconds(30));
+    auto r = cudoctor::test::run_program(CUDOCTOR_BINARY, {"check", "--json"}, process_environment(), std::chrono::seconds(30));
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.describe() << "\n" << r.err;
     return json::parse(r.out);
 }
@@ -71,8 +70,8 @@ TEST(RealMachine, ReportsTheCuda13ToolkitAssembledFromWheels) {
 TEST(RealMachine, ReportsCudnnInsideTheToolkit) {
     const std::string header = "/usr/local/cuda-13.0/include/cudnn_version.h";
     if (!fs::exists(header)) GTEST_SKIP() << "no cuDNN in the CUDA 13.0 toolkit here";
-    const std::string expected = define_value(header, "CUDNN_MAJOR") + "." + define_value(header, "CUDNN_MINOR") + "." +
-                                 define_value(header, "CUDNN_PATCHLEVEL");
+    const std::string expected =
+        define_value(header, "CUDNN_MAJOR") + "." + define_value(header, "CUDNN_MINOR") + "." + define_value(header, "CUDNN_PATCHLEVEL");
     auto snap = check_here();
     const json* c = find_by(snap["cudnn"], "path", fs::canonical("/usr/local/cuda-13.0/lib64").string());
     ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);

@@ -20,7 +20,7 @@ namespace {
 
 std::string artifact(const std::string& name) { return std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name; }
 
-#define NEED_ARTIFACTS()                                                                             \
+#define NEED_ARTIFACTS() \
     if (std::string(CUDOCTOR_ARCH_ARTIFACTS).empty()) GTEST_SKIP() << "no nvcc: artifacts not built"
 
 std::set<std::string> targets_of(const std::string& name, arch::ScanDepth depth = arch::ScanDepth::full) {
@@ -48,10 +48,10 @@ json arch_json(const std::vector<std::string>& args, int expect_exit) {
 TEST(ArchArtifacts, ExactlyTheTargetsAskedFor) {
     NEED_ARTIFACTS();
     using S = std::set<std::string>;
-    EXPECT_EQ(targets_of("sass_75_86.o"), (S{"sm_75", "sm_86"}));              // SASS only
-    EXPECT_EQ(targets_of("ptx_80.o"), (S{"compute_80"}));                     // PTX only
+    EXPECT_EQ(targets_of("sass_75_86.o"), (S{"sm_75", "sm_86"}));                      // SASS only
+    EXPECT_EQ(targets_of("ptx_80.o"), (S{"compute_80"}));                              // PTX only
     EXPECT_EQ(targets_of("multi.so"), (S{"sm_75", "sm_80", "sm_90a", "compute_90"}));  // several, arch-specific
-    EXPECT_EQ(targets_of("family.o"), (S{"sm_100f", "compute_120f"}));        // family-specific
+    EXPECT_EQ(targets_of("family.o"), (S{"sm_100f", "compute_120f"}));                 // family-specific
     EXPECT_EQ(targets_of("exe_zstd"), (S{"sm_89", "compute_89"}));
     EXPECT_EQ(targets_of("exe_uncompressed"), (S{"sm_89", "compute_89"}));
     EXPECT_EQ(targets_of("lz4.o"), (S{"sm_75"}));
@@ -126,7 +126,7 @@ TEST(ArchArtifacts, FolderWalkScansEachFileOnce) {
     auto j = arch_json({"--gpu", "9.0", CUDOCTOR_ARCH_ARTIFACTS}, 1);  // sass_75_86.o etc. cannot run on 9.0
     std::set<std::string> names;
     for (const auto& f : j["files"]) names.insert(std::filesystem::path(f["path"].get<std::string>()).filename());
-    EXPECT_EQ(names, (std::set<std::string>{"exe_uncompressed", "exe_zstd", "family.o", "lto.o", "lz4.o", "multi.so", "ptx_80.o",
-                                            "rdc.o", "sass_75_86.o"}));
+    EXPECT_EQ(names, (std::set<std::string>{"exe_uncompressed", "exe_zstd", "family.o", "lto.o", "lz4.o", "multi.so", "ptx_80.o", "rdc.o",
+                                            "sass_75_86.o"}));
     EXPECT_TRUE(j["errors"].empty());
 }

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
-#include "support/temp_dir.hpp"
 #include "support/files.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cudoctor;
 
@@ -20,7 +20,6 @@ namespace {
 
 using cudoctor::test::corpus;
 using cudoctor::test::put;
-
 
 /// Offset of the .nv_fatbin bytes in sass.o: the first container magic.
 std::size_t fatbin_offset(const std::string& elf) { return elf.find(std::string("\x50\xed\x55\xba\x01\x00\x10\x00", 8)); }

@@ -47,7 +47,7 @@ TEST(ArchToolkit, CublasLt) {
     NEED(lib);
     auto f = scan_targets(lib);
     EXPECT_EQ(f.registered, (std::set<std::string>{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103",
-                                                    "sm_120", "sm_120f", "sm_121", "compute_75", "compute_120"}));
+                                                   "sm_120", "sm_120f", "sm_121", "compute_75", "compute_120"}));
     // CUTLASS kernels kept in .cask_resource, loaded through the module API.
     EXPECT_EQ(f.embedded, (std::set<std::string>{"sm_100a", "sm_100f", "sm_103f", "sm_120f"}));
     std::uint64_t registered = 0, embedded = 0;
@@ -79,7 +79,8 @@ TEST(ArchToolkit, CudnnEnginesPrecompiled) {
         EXPECT_TRUE(f.registered.count(t)) << t;
     for (const auto& m : f.scan.modules)
         for (const auto& i : m.images)
-            if (i.kind == formats::FatbinKind::ptx && !m.embedded) EXPECT_EQ(std::pair(i.ptx_major, i.ptx_minor), (std::pair<std::uint16_t, std::uint16_t>(9, 1)));
+            if (i.kind == formats::FatbinKind::ptx && !m.embedded)
+                EXPECT_EQ(std::pair(i.ptx_major, i.ptx_minor), (std::pair<std::uint16_t, std::uint16_t>(9, 1)));
 }
 
 TEST(ArchToolkit, CufftKeepsItsKernelsInLdata) {

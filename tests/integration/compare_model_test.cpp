@@ -24,7 +24,9 @@ namespace {
     if (std::string(CUDOCTOR_COMPARE_DATA).empty()) GTEST_SKIP() << "no numpy/torch: compare test data not built"
 
 std::string model_dump(const std::string& name) { return std::string(CUDOCTOR_COMPARE_DATA) + "/" + name; }
-std::string corpus_file(const std::string& kind, const std::string& name) { return std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/" + kind + "/" + name; }
+std::string corpus_file(const std::string& kind, const std::string& name) {
+    return std::string(CUDOCTOR_SOURCE_DIR) + "/fuzz/corpus/" + kind + "/" + name;
+}
 
 json run_json(const std::vector<std::string>& args, int exit_code) {
     const auto r = run_cudoctor(args);
@@ -121,8 +123,9 @@ TEST(CompareModel, TolerancesFromTheCommandLineAndPerLayer) {
     run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5"}, 0);
     // ...but a per-layer rule tightens the head again.
     const std::string rules = temp_file("tol.txt", "# the logits must stay close\nhead rtol=1e-6 atol=1e-7\noutput skip\n");
-    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json", "--rtol", "0.5", "--atol", "0.5",
-                             "--tolerances", rules}, 1);
+    const json j = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json", "--rtol", "0.5",
+                             "--atol", "0.5", "--tolerances", rules},
+                            1);
     EXPECT_EQ(j["first_failure"], "head");
     EXPECT_EQ(j["summary"]["skipped"], 1);
 }
@@ -131,7 +134,9 @@ TEST(CompareModel, RenamedLayersMapAndUnmatchedNamesAreListed) {
     NEED_DATA();
     const json none = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("dtypes_ref.safetensors"), "--json"}, 2);
     EXPECT_EQ(none["error"]["message"].get<std::string>().substr(0, 29), "no tensor names in common (RE");
-    const json mapped = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("dtypes_test.safetensors"), "--json", "--map", "embed=f32_close"}, 1);
+    const json mapped =
+        run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("dtypes_test.safetensors"), "--json", "--map", "embed=f32_close"},
+                 1);
     ASSERT_EQ(mapped["tensors"].size(), 1u);
     EXPECT_EQ(mapped["tensors"][0]["test_name"], "f32_close");
     EXPECT_EQ(mapped["only_in_ref"].size(), 51u);
@@ -141,8 +146,10 @@ TEST(CompareModel, RenamedLayersMapAndUnmatchedNamesAreListed) {
 TEST(CompareBadInput, MalformedDumpsGiveOneClearError) {
     const std::pair<std::string, std::string> cases[] = {
         {corpus_file("safetensors", "header_past_end.safetensors"), "header_past_end.safetensors: header length"},
-        {corpus_file("safetensors", "offsets_outside.safetensors"), "offsets_outside.safetensors: tensor 'a': data offsets [0, 4000] outside the data (16 bytes)"},
-        {corpus_file("safetensors", "shape_mismatch.safetensors"), "shape_mismatch.safetensors: tensor 'a': shape [3] of F32 needs 12 bytes, the offsets hold 16"},
+        {corpus_file("safetensors", "offsets_outside.safetensors"),
+         "offsets_outside.safetensors: tensor 'a': data offsets [0, 4000] outside the data (16 bytes)"},
+        {corpus_file("safetensors", "shape_mismatch.safetensors"),
+         "shape_mismatch.safetensors: tensor 'a': shape [3] of F32 needs 12 bytes, the offsets hold 16"},
         {corpus_file("safetensors", "huge_shape.safetensors"), "needs more than 2^64 bytes"},
         {corpus_file("npy", "truncated_data.npy"), "truncated_data.npy: shape [2, 3] of <f4 needs 24 bytes, the file holds 21"},
         {corpus_file("npz", "forged_size.npz"), "more than deflate can encode"},

@@ -110,7 +110,8 @@ TEST(CompareNumpy, OrderIsTheDumpsUnlessSortedByName) {
     ASSERT_EQ(j["tensors"].size(), order.size());
     for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(j["tensors"][i]["name"], order[i]);
     EXPECT_EQ(j["first_failure"], "f64");
-    const auto sorted = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--sort", "name"});
+    const auto sorted =
+        run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--sort", "name"});
     const json s = json::parse(sorted.out);
     EXPECT_EQ(s["tensors"][0]["name"], "bf16");
     EXPECT_EQ(s["first_failure"], "bf16");
@@ -118,8 +119,10 @@ TEST(CompareNumpy, OrderIsTheDumpsUnlessSortedByName) {
 
 TEST(CompareNumpy, ThreadCountDoesNotChangeAnyNumber) {
     NEED_DATA();
-    const auto one = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "1"});
-    const auto four = run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "4"});
+    const auto one =
+        run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "1"});
+    const auto four =
+        run_cudoctor({"compare", dump_path("dtypes_ref.safetensors"), dump_path("dtypes_test.safetensors"), "--json", "--threads", "4"});
     EXPECT_EQ(one.out, four.out);
 }
 

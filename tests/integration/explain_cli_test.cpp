@@ -134,7 +134,8 @@ TEST(ExplainMachine, CudnnOutsideTheLoaderPathIsLocatedAndTheFixNamesItsFolder) 
     const json* c = cause(doc, "missing-cudnn");
     ASSERT_NE(c, nullptr) << doc.dump(2);
     const auto confirmed = facts(*c, "confirms");
-    EXPECT_NE(confirmed.find("cuDNN 9 is on this machine, in /usr/local/cuda-12.4/targets/x86_64-linux/lib"), std::string::npos) << c->dump(2);
+    EXPECT_NE(confirmed.find("cuDNN 9 is on this machine, in /usr/local/cuda-12.4/targets/x86_64-linux/lib"), std::string::npos)
+        << c->dump(2);
     EXPECT_NE(confirmed.find("neither in the loader cache"), std::string::npos);
     EXPECT_NE(fixes(*c).find("export LD_LIBRARY_PATH=/usr/local/cuda-12.4/targets/x86_64-linux/lib:$LD_LIBRARY_PATH"), std::string::npos);
     EXPECT_EQ((*c)["confidence"], "high");
@@ -145,14 +146,16 @@ TEST(ExplainMachine, NoKernelImageComparesThisGpuWithTheBuild) {
     auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/no-kernel-image/applio-1006.log"});
     const json* c = cause(doc, "no-kernel-image");
     ASSERT_NE(c, nullptr);
-    EXPECT_NE(facts(*c, "context").find("the log's GPU is sm_120; this machine's GeForce RTX 4060 Ti is sm_89"), std::string::npos) << c->dump(2);
+    EXPECT_NE(facts(*c, "context").find("the log's GPU is sm_120; this machine's GeForce RTX 4060 Ti is sm_89"), std::string::npos)
+        << c->dump(2);
     // The build in the log carries sm_86 and sm_90 but not sm_89: it would fail here too.
     EXPECT_NE(facts(*c, "confirms").find("sm_89 is not among the architectures the build in the log carries"), std::string::npos)
         << c->dump(2);
 }
 
 TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
-    auto doc = explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    auto doc =
+        explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
     const json* c = cause(doc, "driver-lib-mismatch");
     ASSERT_NE(c, nullptr);
     EXPECT_NE(facts(*c, "confirms").find("the loaded kernel module is 535.183.01 but the user-space libraries are 545.29.06"), std::string::npos)
@@ -160,7 +163,8 @@ TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
     EXPECT_NE(fixes(*c).find("sudo reboot"), std::string::npos);
     EXPECT_EQ((*c)["confidence"], "high");
     // On a healthy machine the same log is contradicted.
-    auto healthy = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
+    auto healthy = explain_json(
+        {"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
     EXPECT_NE(facts(*cause(healthy, "driver-lib-mismatch"), "contradicts").find("both 550.54.15"), std::string::npos);
 }
 
@@ -177,7 +181,8 @@ TEST(ExplainMachine, DriverNotLoadedOnTheNouveauMachine) {
 TEST(ExplainMachine, WslCausesAreCheckedAgainstThePlatform) {
     auto wsl = explain_json({"--root", kRoots + "/wsl2", "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"});
     EXPECT_NE(facts(*cause(wsl, "wsl"), "confirms").find("this machine is WSL2"), std::string::npos) << wsl.dump(2);
-    auto not_wsl = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"});
+    auto not_wsl =
+        explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link"});
     EXPECT_NE(facts(*cause(not_wsl, "wsl"), "contradicts").find("not WSL2"), std::string::npos);
 }
 

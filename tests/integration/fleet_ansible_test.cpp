@@ -4,9 +4,9 @@
 // then reads what the playbook fetched.
 #include <unistd.h>
 
+#include <gtest/gtest.h>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
@@ -37,23 +37,34 @@ TEST(FleetAnsible, PlaybookGathersSnapshotsThatFleetSummarises) {
                                                                  {"node04", "driver-mismatch"},
                                                                  {"node05", "server-three-toolkits"}};
     for (const auto& [host, scenario] : hosts) inv << host << " cudoctor_root=" << roots << "/" << scenario << "\n";
-    inv << "\n[gpu:vars]\nansible_connection=local\nansible_python_interpreter=/usr/bin/python3\ncudoctor_bin="
-        << CUDOCTOR_BINARY << "\n";
+    inv << "\n[gpu:vars]\nansible_connection=local\nansible_python_interpreter=/usr/bin/python3\ncudoctor_bin=" << CUDOCTOR_BINARY << "\n";
     inv.close();
 
     const std::string home = (tmp.path() / "home").string();
     fs::create_directories(home);
-    const std::vector<std::string> env{
-        "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
-        "ANSIBLE_HOME=" + home + "/.ansible", "ANSIBLE_LOCAL_TEMP=" + home + "/tmp", "ANSIBLE_REMOTE_TEMP=" + home + "/rtmp",
-        "ANSIBLE_NOCOLOR=1", "ANSIBLE_FORCE_COLOR=0", "ANSIBLE_RETRY_FILES_ENABLED=0", "ANSIBLE_HOST_KEY_CHECKING=0",
-        "ANSIBLE_GATHERING=explicit", "ANSIBLE_FORKS=5", "ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3",
-        "ANSIBLE_DEPRECATION_WARNINGS=0", "ANSIBLE_LOCALHOST_WARNING=0", "NO_COLOR=1"};
+    const std::vector<std::string> env{"PATH=/usr/local/bin:/usr/bin:/bin",
+                                       "HOME=" + home,
+                                       "LANG=C.UTF-8",
+                                       "LC_ALL=C.UTF-8",
+                                       "ANSIBLE_HOME=" + home + "/.ansible",
+                                       "ANSIBLE_LOCAL_TEMP=" + home + "/tmp",
+                                       "ANSIBLE_REMOTE_TEMP=" + home + "/rtmp",
+                                       "ANSIBLE_NOCOLOR=1",
+                                       "ANSIBLE_FORCE_COLOR=0",
+                                       "ANSIBLE_RETRY_FILES_ENABLED=0",
+                                       "ANSIBLE_HOST_KEY_CHECKING=0",
+                                       "ANSIBLE_GATHERING=explicit",
+                                       "ANSIBLE_FORKS=5",
+                                       "ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3",
+                                       "ANSIBLE_DEPRECATION_WARNINGS=0",
+                                       "ANSIBLE_LOCALHOST_WARNING=0",
+                                       "NO_COLOR=1"};
     const std::string snaps = (tmp.path() / "snapshots").string();
-    auto run = run_program(playbook_bin,
-                           {"-i", (tmp.path() / "inventory.ini").string(),
-                            std::string(CUDOCTOR_SOURCE_DIR) + "/docs/examples/fleet/playbook.yml", "-e", "fleet_dir=" + snaps, "-e", "snapshot_tmp=" + home},
-                           env, std::chrono::seconds(180));
+    auto run =
+        run_program(playbook_bin,
+                    {"-i", (tmp.path() / "inventory.ini").string(), std::string(CUDOCTOR_SOURCE_DIR) + "/docs/examples/fleet/playbook.yml",
+                     "-e", "fleet_dir=" + snaps, "-e", "snapshot_tmp=" + home},
+                    env, std::chrono::seconds(180));
     ASSERT_EQ(run.exit_code, 0) << run.describe() << "\n" << run.out << run.err;
 
     for (const auto& [host, scenario] : hosts) {

@@ -1,17 +1,17 @@
 // `cudoctor check --output` and `cudoctor fleet` on snapshots the real binary takes of fixture
 // machines: each copy given its own /etc/hostname and a pinned clock (CUDOCTOR_OVERRIDE_TIME).
+#include <gtest/gtest.h>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
-#include "support/mutable_root.hpp"
-#include "support/temp_dir.hpp"
 #include "support/files.hpp"
 #include "support/json_query.hpp"
+#include "support/mutable_root.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cudoctor::test {
 namespace {
@@ -23,7 +23,6 @@ RunResult run_at(const std::string& time, const std::vector<std::string>& args) 
     env.push_back("CUDOCTOR_OVERRIDE_TIME=" + time);
     return run_program(CUDOCTOR_BINARY, args, env, std::chrono::seconds(30));
 }
-
 
 // gpu01–gpu03: the same healthy desktop; gpu04: driver libraries newer than the loaded module;
 // gpu05: a server with three toolkits, probed ten days earlier. Then three bad files: a copy cut
@@ -88,8 +87,8 @@ TEST_F(FleetCliTest, CheckWritesTheSnapshotUnderTheHostName) {
 
 TEST_F(FleetCliTest, CheckOutputIntoAMissingFolderFailsCleanly) {
     TempDir tmp;
-    auto r = run_cudoctor({"check", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/nouveau", "--json", "--output",
-                           (tmp.path() / "missing/x.json").string()});
+    auto r = run_cudoctor(
+        {"check", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/nouveau", "--json", "--output", (tmp.path() / "missing/x.json").string()});
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_EQ(r.err, "{\"error\":{\"code\":\"I/O error\",\"message\":\"cannot write " + (tmp.path() / "missing/x.json").string() +
                          ": No such file or directory\"}}\n");
@@ -151,7 +150,8 @@ TEST_F(FleetCliTest, TextAndMarkdownGroupTheNodes) {
     EXPECT_NE(text.out.find("cudoctor fleet: 5 nodes, 1 stale; 2 differ from the majority\n"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("[3/5]"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("\nStale snapshots (older than 7d before the newest)\n  gpu05  2024-06-02T06:00:00Z, 10d before the newest\n"),
-              std::string::npos) << text.out;
+              std::string::npos)
+        << text.out;
     auto md = fleet({"--markdown", "--stale-after", "0", (dir() / "snaps").string()});
     EXPECT_EQ(md.exit_code, 1);
     EXPECT_NE(md.out.find("| layer | reference | nodes | other configurations |"), std::string::npos) << md.out;
@@ -170,7 +170,8 @@ TEST_F(FleetCliTest, ComparesWithABaseline) {
 
 TEST_F(FleetCliTest, IdenticalHealthyNodesAreHealthy) {
     TempDir same;
-    for (const char* n : {"gpu01", "gpu02", "gpu03"}) fs::copy_file(dir() / "snaps" / (std::string(n) + ".json"), same.path() / (std::string(n) + ".json"));
+    for (const char* n : {"gpu01", "gpu02", "gpu03"})
+        fs::copy_file(dir() / "snaps" / (std::string(n) + ".json"), same.path() / (std::string(n) + ".json"));
     auto r = fleet({"--json", same.str()});
     const auto j = json::parse(r.out);
     EXPECT_TRUE(j["drift"].empty());

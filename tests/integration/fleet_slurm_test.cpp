@@ -3,25 +3,25 @@
 // the test; srun runs `cudoctor check --json --output DIR/%h.json` (cudoctor names the file)
 // and `srun --output DIR/%N.json cudoctor check --json` (srun names it); fleet reads the folder.
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
 #include <filesystem>
 #include <fstream>
-#include <gtest/gtest.h>
 #include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 #include "support/mutable_root.hpp"
 #include "support/temp_dir.hpp"
-#include "support/files.hpp"
 
 extern char** environ;
 
@@ -43,13 +43,11 @@ int free_port() {
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
     int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
         port = ntohs(addr.sin_port);
     ::close(fd);
     return port;
 }
-
 
 // A daemon started in the foreground (-D) by this test and stopped by its pid at the end.
 class Daemon {
@@ -113,8 +111,8 @@ TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
                         << "ReturnToService=2\n"
                         << "NodeName=fleetnode NodeHostname=" << host << " NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN\n"
                         << "PartitionName=fleet Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
-    const std::vector<std::string> env{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "SLURM_CONF=" + conf.string(), "LANG=C.UTF-8",
-                                       "HOME=" + t, "CUDOCTOR_OVERRIDE_TIME=2024-06-12T06:00:00Z"};
+    const std::vector<std::string> env{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "SLURM_CONF=" + conf.string(), "LANG=C.UTF-8", "HOME=" + t,
+                                       "CUDOCTOR_OVERRIDE_TIME=2024-06-12T06:00:00Z"};
     Daemon ctld({slurmctld, "-D", "-i", "-f", conf.string()}, env, tmp.path() / "slurmctld.log");
     Daemon d({slurmd, "-D", "-N", "fleetnode", "-f", conf.string()}, env, tmp.path() / "slurmd.log");
 
@@ -145,7 +143,8 @@ TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
     srun_check("ubuntu2204-rtx4060ti", "node-a", {}, {"--output", by_cudoctor});
     srun_check("ubuntu2204-rtx4060ti", "node-b", {}, {"--output", by_cudoctor});
     srun_check("driver-mismatch", "node-c", {}, {"--output", by_cudoctor});
-    srun_check("ubuntu2204-rtx4060ti", "node-d", {"--output", (snaps / "srun-%N.json").string(), "--error", (tmp.path() / "srun-%N.err").string()}, {});
+    srun_check("ubuntu2204-rtx4060ti", "node-d",
+               {"--output", (snaps / "srun-%N.json").string(), "--error", (tmp.path() / "srun-%N.err").string()}, {});
 
     for (const char* f : {"node-a.json", "node-b.json", "node-c.json"}) EXPECT_TRUE(fs::exists(snaps / f)) << f;
     EXPECT_TRUE(fs::exists(snaps / (std::string("srun-") + host + ".json")));

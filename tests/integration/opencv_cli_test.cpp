@@ -48,7 +48,9 @@ TEST(OpencvCli, LogSaysWhatWasSkippedAndHowToFixIt) {
 
 TEST(OpencvCli, LogBadInputIsOneLineAndExit2) {
     TempDir tmp;
-    const auto junk = tmp.write("junk.log", std::string("\x7f" "ELF\x02\x01\x01\0garbage\nno: summary here\n", 33));
+    const auto junk = tmp.write("junk.log", std::string("\x7f"
+                                                        "ELF\x02\x01\x01\0garbage\nno: summary here\n",
+                                                        33));
     struct Case {
         std::string path, message;
     } cases[] = {
@@ -121,8 +123,7 @@ TEST(OpencvCli, CmakeWithoutAGpuAsksForOne) {
 }
 
 bool debian_cv2_present() {
-    return std::filesystem::exists("/usr/bin/python3") &&
-           std::system("/usr/bin/python3 -c 'import cv2' >/dev/null 2>&1") == 0;
+    return std::filesystem::exists("/usr/bin/python3") && std::system("/usr/bin/python3 -c 'import cv2' >/dev/null 2>&1") == 0;
 }
 
 TEST(OpencvCliHost, CheckDebianCv2IsBuiltWithoutCuda) {

@@ -108,9 +108,12 @@ TEST(PlanCli, ScriptIsValidBashWithRebootPointsAndIsNotRun) {
 }
 
 TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"--framework", "torch==two"}, {"--gpu", "RTX 9999"}, {"--os", "plan9-4"}, {"--need", "fortran"}, {"--cuda", "12.x"},
-             {"--framework", "torch==9.9"}}) {
+    for (const auto& args : std::vector<std::vector<std::string>>{{"--framework", "torch==two"},
+                                                                  {"--gpu", "RTX 9999"},
+                                                                  {"--os", "plan9-4"},
+                                                                  {"--need", "fortran"},
+                                                                  {"--cuda", "12.x"},
+                                                                  {"--framework", "torch==9.9"}}) {
         std::vector<std::string> all = {"plan", "--root", root("ubuntu2204-rtx4060ti")};
         all.insert(all.end(), args.begin(), args.end());
         auto run = run_cudoctor(all);

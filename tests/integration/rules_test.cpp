@@ -25,11 +25,11 @@ std::vector<std::string> ids(const json& snap) {
 
 std::string all_findings(const json& snap) { return snap["findings"].dump(2); }
 
-#define EXPECT_FIRES(snap, id, severity)                                   \
-    do {                                                                    \
-        const json* f_ = finding(snap, id);                                 \
+#define EXPECT_FIRES(snap, id, severity)                                          \
+    do {                                                                          \
+        const json* f_ = finding(snap, id);                                       \
         ASSERT_NE(f_, nullptr) << id << " did not fire:\n" << all_findings(snap); \
-        EXPECT_EQ((*f_)["severity"], severity) << all_findings(snap);       \
+        EXPECT_EQ((*f_)["severity"], severity) << all_findings(snap);             \
     } while (0)
 
 #define EXPECT_SILENT(snap, id) EXPECT_EQ(finding(snap, id), nullptr) << all_findings(snap)
@@ -59,6 +59,8 @@ TEST(Rules, HealthyMachineHasNoErrorsAndNoWarnings) {
 TEST(Rules, EveryRuleIdIsListedAndExplained) {
     auto run = run_cudoctor({"rules"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
+    // Not clang-formatted: the 28 rule ids, packed.
+    // clang-format off
     for (const char* id :
          {"gpu-without-driver", "nouveau-loaded", "secure-boot-blocks-module", "driver-library-mismatch", "driver-too-old-for-toolkit",
           "driver-too-old-for-framework", "smi-cuda-version-is-not-toolkit", "wsl-linux-driver-installed", "vm-without-gpu-passthrough",
@@ -67,6 +69,7 @@ TEST(Rules, EveryRuleIdIsListedAndExplained) {
           "multiple-cudart-on-loader-path", "cudnn-cuda-mismatch", "cudnn-header-library-mismatch", "cudnn-missing-in-default-toolkit",
           "framework-cpu-only-build", "framework-gpu-arch-unsupported", "tensorflow-cuda-mismatch", "extension-build-cuda-mismatch",
           "conda-cuda-runtime-conflict", "triton-compiler-missing"}) {
+        // clang-format on
         EXPECT_NE(run.out.find(id), std::string::npos) << id;
         auto one = run_cudoctor({"rules", id});
         EXPECT_EQ(one.exit_code, 0) << id;
@@ -311,7 +314,8 @@ namespace cudoctor::test {
 
 TEST(Rules, FixesAreWrittenForTheDistribution) {
     auto debian = MutableRoot("nouveau");
-    debian.write("/etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n");
+    debian.write("/etc/os-release",
+                 "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nID=debian\n");
     auto snap = debian.check();
     const auto fix = (*finding(snap, "gpu-without-driver"))["fix"].get<std::string>();
     EXPECT_NE(fix.find("nvidia-driver firmware-misc-nonfree"), std::string::npos) << fix;

@@ -59,8 +59,8 @@ std::string RunResult::describe() const {
     return "exit " + std::to_string(exit_code);
 }
 
-RunResult run_program(const std::string& binary, const std::vector<std::string>& args,
-                      const std::vector<std::string>& environment, std::chrono::milliseconds timeout) {
+RunResult run_program(const std::string& binary, const std::vector<std::string>& args, const std::vector<std::string>& environment,
+                      std::chrono::milliseconds timeout) {
     RunResult result;
     Pipe out_pipe;
     Pipe err_pipe;
@@ -122,8 +122,7 @@ RunResult run_program(const std::string& binary, const std::vector<std::string>&
     }
 
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (WIFEXITED(status) && !result.timed_out) {
         result.exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status) && !result.timed_out) {

@@ -23,8 +23,7 @@ struct RunResult {
 /// reported with timed_out set. A binary that cannot be started gives exit_code -1 and the reason
 /// in err.
 [[nodiscard]] RunResult run_program(const std::string& binary, const std::vector<std::string>& args,
-                                    const std::vector<std::string>& environment,
-                                    std::chrono::milliseconds timeout);
+                                    const std::vector<std::string>& environment, std::chrono::milliseconds timeout);
 
 /// The environment the scenario runs get. It describes a machine other than the fixture roots
 /// (CUDA_HOME, PATH, LD_LIBRARY_PATH, CONDA_PREFIX, VIRTUAL_ENV point at this machine's
@@ -36,7 +35,6 @@ struct RunResult {
 [[nodiscard]] std::vector<std::string> outside_markers();
 
 /// run_program on the cudoctor executable (CUDOCTOR_BINARY) with outside_environment().
-[[nodiscard]] RunResult run_cudoctor(const std::vector<std::string>& args,
-                                     std::chrono::milliseconds timeout = std::chrono::seconds(30));
+[[nodiscard]] RunResult run_cudoctor(const std::vector<std::string>& args, std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 }  // namespace cudoctor::test

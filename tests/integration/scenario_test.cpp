@@ -23,8 +23,8 @@ namespace {
 using nlohmann::json;
 
 const std::vector<std::string> kScenarios = {
-    "ubuntu2204-rtx4060ti", "server-three-toolkits", "wsl2",       "vmware-no-gpu", "nouveau",
-    "driver-mismatch",      "cpu-only-conda",        "ubuntu2404-cuda118", "broken-inputs",
+    "ubuntu2204-rtx4060ti", "server-three-toolkits", "wsl2",          "vmware-no-gpu", "nouveau", "driver-mismatch",
+    "cpu-only-conda",       "ubuntu2404-cuda118",    "broken-inputs",
 };
 
 std::string root_of(const std::string& scenario) { return std::string(CUDOCTOR_ROOTS_DIR) + "/" + scenario; }
@@ -36,8 +36,8 @@ RunResult run_check(const std::string& scenario, const std::vector<std::string>&
     args.insert(args.end(), extra.begin(), extra.end());
     RunResult run = run_cudoctor(args);
     if (run.exit_code != 0 && run.exit_code != 1) {
-        throw std::runtime_error("cudoctor check on " + scenario + ": " + run.describe() + "\nstderr:\n" + run.err +
-                                 "\nstdout:\n" + run.out.substr(0, 4000));
+        throw std::runtime_error("cudoctor check on " + scenario + ": " + run.describe() + "\nstderr:\n" + run.err + "\nstdout:\n" +
+                                 run.out.substr(0, 4000));
     }
     return run;
 }
@@ -46,8 +46,7 @@ json parse(const RunResult& run, const std::string& what) {
     try {
         return json::parse(run.out);
     } catch (const json::exception& e) {
-        throw std::runtime_error(what + ": stdout is not JSON (" + e.what() + "):\n" + run.out.substr(0, 4000) +
-                                 "\nstderr:\n" + run.err);
+        throw std::runtime_error(what + ": stdout is not JSON (" + e.what() + "):\n" + run.out.substr(0, 4000) + "\nstderr:\n" + run.err);
     }
 }
 
@@ -68,9 +67,7 @@ bool contains(const json& array, const json& value) {
     return array.is_array() && std::find(array.begin(), array.end(), value) != array.end();
 }
 
-bool starts_with(const json& value, const std::string& prefix) {
-    return value.is_string() && value.get<std::string>().starts_with(prefix);
-}
+bool starts_with(const json& value, const std::string& prefix) { return value.is_string() && value.get<std::string>().starts_with(prefix); }
 
 bool has_substr(const json& value, const std::string& part) {
     return value.is_string() && value.get<std::string>().find(part) != std::string::npos;
@@ -125,8 +122,7 @@ TEST_P(EveryScenario, NeverReadsTheRealMachine) {
     for (const auto& marker : outside_markers()) {
         EXPECT_EQ(text.find(marker), std::string::npos) << "'" << marker << "' leaked into " << GetParam();
     }
-    EXPECT_EQ(text.find(CUDOCTOR_ROOTS_DIR), std::string::npos)
-        << "paths must be machine paths, never prefixed with the root folder";
+    EXPECT_EQ(text.find(CUDOCTOR_ROOTS_DIR), std::string::npos) << "paths must be machine paths, never prefixed with the root folder";
 }
 
 TEST_P(EveryScenario, PathsHaveNoTrailingSlash) {
@@ -164,9 +160,7 @@ TEST_P(EveryScenario, SnapshotRoundTripGivesTheSameJson) {
     const RunResult first = run_check(GetParam(), {"--json"});
     const json original = parse(first, GetParam());
     const auto file = std::filesystem::path(::testing::TempDir()) / ("cudoctor-snapshot-" + GetParam() + ".json");
-    {
-        std::ofstream(file) << first.out;
-    }
+    { std::ofstream(file) << first.out; }
     const RunResult again = run_cudoctor({"check", "--snapshot", file.string(), "--json"});
     std::filesystem::remove(file);
     ASSERT_TRUE(again.exit_code == 0 || again.exit_code == 1) << again.describe() << "\n" << again.err;
@@ -189,12 +183,11 @@ TEST_P(EveryScenario, TextAndMarkdownReportsRun) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(kScenarios),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                             std::string name = info.param;
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(kScenarios), [](const ::testing::TestParamInfo<std::string>& info) {
+    std::string name = info.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+});
 
 // ===================================================================================================
 // ubuntu2204-rtx4060ti: the healthy desktop.
@@ -286,8 +279,7 @@ TEST(Ubuntu2204Rtx4060Ti, CudnnInTheToolkitAndFromPip) {
     EXPECT_TRUE(starts_with(from_pip->at("version"), "9.1.0")) << from_pip->at("version");
     EXPECT_TRUE(from_pip->at("version") == "9.1.0.70" || contains(from_pip->at("library_versions"), "9.1.0.70"))
         << "the wheel is nvidia-cudnn-cu12 9.1.0.70: " << from_pip->dump();
-    EXPECT_TRUE(starts_with(from_pip->at("path"), "/home/alice/.local/lib/python3.10/site-packages/nvidia/cudnn"))
-        << from_pip->at("path");
+    EXPECT_TRUE(starts_with(from_pip->at("path"), "/home/alice/.local/lib/python3.10/site-packages/nvidia/cudnn")) << from_pip->at("path");
     EXPECT_EQ(from_pip->at("cuda_major"), "12");
     EXPECT_EQ(from_pip->at("loader_visible"), false) << "torch finds it by RPATH, the loader does not";
 }
@@ -300,8 +292,7 @@ TEST(Ubuntu2204Rtx4060Ti, PipTorchCu121) {
     EXPECT_EQ(torch->at("cuda"), "12.1");
     EXPECT_EQ(torch->at("python"), "/home/alice/.local/lib/python3.10/site-packages");
     EXPECT_TRUE(contains(torch->at("nvidia_wheels"), "nvidia-cudnn-cu12==9.1.0.70")) << str(torch->at("nvidia_wheels"));
-    EXPECT_TRUE(contains(torch->at("nvidia_wheels"), "nvidia-cuda-runtime-cu12==12.1.105"))
-        << str(torch->at("nvidia_wheels"));
+    EXPECT_TRUE(contains(torch->at("nvidia_wheels"), "nvidia-cuda-runtime-cu12==12.1.105")) << str(torch->at("nvidia_wheels"));
 }
 
 TEST(Ubuntu2204Rtx4060Ti, EnvironmentPathsAndLoader) {
@@ -360,8 +351,7 @@ TEST(Ubuntu2204Rtx4060Ti, Platform) {
 TEST(Ubuntu2204Rtx4060Ti, TextAndMarkdownCarryTheKeyFacts) {
     for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--markdown"}}) {
         const RunResult run = run_check("ubuntu2204-rtx4060ti", extra);
-        for (const char* fact : {"4060 Ti", "550.54.15", "12.4.131", "/usr/local/cuda-12.4", "9.1.0", "2.4.0+cu121",
-                                 "Ubuntu 22.04"}) {
+        for (const char* fact : {"4060 Ti", "550.54.15", "12.4.131", "/usr/local/cuda-12.4", "9.1.0", "2.4.0+cu121", "Ubuntu 22.04"}) {
             EXPECT_NE(run.out.find(fact), std::string::npos)
                 << "'" << fact << "' missing from the " << (extra.empty() ? "text" : "markdown") << " report:\n"
                 << run.out;
@@ -430,8 +420,7 @@ TEST(ServerThreeToolkits, EnvironmentAndLoader) {
     EXPECT_EQ(env.at("path"), json::array({"/usr/local/cuda-11.8/bin", "/usr/local/cuda/bin", "/usr/bin", "/bin"}));
     ASSERT_EQ(env.at("nvcc_on_path").size(), 2u) << str(env.at("nvcc_on_path"));
     EXPECT_EQ(env.at("nvcc_on_path").at(0), "/usr/local/cuda-11.8/bin/nvcc");
-    EXPECT_TRUE(env.at("nvcc_on_path").at(1) == "/usr/local/cuda/bin/nvcc" ||
-                env.at("nvcc_on_path").at(1) == "/usr/local/cuda-12.1/bin/nvcc")
+    EXPECT_TRUE(env.at("nvcc_on_path").at(1) == "/usr/local/cuda/bin/nvcc" || env.at("nvcc_on_path").at(1) == "/usr/local/cuda-12.1/bin/nvcc")
         << env.at("nvcc_on_path").at(1);
     EXPECT_EQ(env.at("cuda_home"), "/usr/local/cuda-12.1");
     EXPECT_EQ(env.at("cuda_symlink"), "/usr/local/cuda-12.1");
@@ -678,14 +667,12 @@ TEST(Ubuntu2404Cuda118, PathThroughTheCudaSymlink) {
     const json env = check_json("ubuntu2404-cuda118").at("environment");
     EXPECT_EQ(env.at("cuda_symlink"), "/usr/local/cuda-11.8");
     ASSERT_EQ(env.at("nvcc_on_path").size(), 1u) << str(env.at("nvcc_on_path"));
-    EXPECT_TRUE(env.at("nvcc_on_path").at(0) == "/usr/local/cuda/bin/nvcc" ||
-                env.at("nvcc_on_path").at(0) == "/usr/local/cuda-11.8/bin/nvcc")
+    EXPECT_TRUE(env.at("nvcc_on_path").at(0) == "/usr/local/cuda/bin/nvcc" || env.at("nvcc_on_path").at(0) == "/usr/local/cuda-11.8/bin/nvcc")
         << env.at("nvcc_on_path").at(0);
     ASSERT_EQ(env.at("ld_library_path").size(), 1u) << str(env.at("ld_library_path"));
     EXPECT_EQ(env.at("ld_library_path").at(0).at("path"), "/usr/local/cuda/lib64");
     EXPECT_EQ(env.at("ld_library_path").at(0).at("exists"), true);
-    EXPECT_TRUE(contains(env.at("ld_library_path").at(0).at("cuda_libraries"), "libcudart.so.11.0"))
-        << str(env.at("ld_library_path").at(0));
+    EXPECT_TRUE(contains(env.at("ld_library_path").at(0).at("cuda_libraries"), "libcudart.so.11.0")) << str(env.at("ld_library_path").at(0));
     EXPECT_TRUE(contains(env.at("ld_so_conf_dirs"), "/usr/local/cuda-11.8/lib64")) << str(env.at("ld_so_conf_dirs"));
     EXPECT_NE(find_by(env.at("loader_cache"), "soname", "libcudart.so.11.0"), nullptr) << str(env.at("loader_cache"));
 }
@@ -720,8 +707,8 @@ TEST(BrokenInputs, ToolkitsDespiteLoopsAndGarbage) {
         EXPECT_TRUE(starts_with(tk->at("version"), "12.2")) << "include/cuda.h says 12020: " << tk->dump();
         EXPECT_EQ(tk->at("has_nvcc"), false);
     }
-    for (const char* bogus : {"/usr/local/cuda-12.0", "/usr/local/cuda-11.7", "/usr/local/cuda-11.7.d", "/usr/local/cuda-12.6",
-                              "/usr/local/cuda"}) {
+    for (const char* bogus :
+         {"/usr/local/cuda-12.0", "/usr/local/cuda-11.7", "/usr/local/cuda-11.7.d", "/usr/local/cuda-12.6", "/usr/local/cuda"}) {
         EXPECT_EQ(find_by(s.at("toolkits"), "path", bogus), nullptr) << bogus << " is a loop or dangling link";
     }
     EXPECT_EQ(s.at("environment").at("cuda_symlink_dangling"), true);

@@ -75,8 +75,9 @@ TEST(ToolkitsUse, AmbiguousVersionIsAnErrorListingTheChoices) {
 TEST(ToolkitsUse, UnknownVersionAndGarbageAreOneLineErrors) {
     auto none = run_program(CUDOCTOR_BINARY, {"use", "10.2", "--root", kToolkitsRoot}, shell_environment(), std::chrono::seconds(30));
     EXPECT_EQ(none.exit_code, 2);
-    EXPECT_EQ(none.err, "cudoctor use: no CUDA toolkit 10.2 installed (installed: 11.8 (/usr/local/cuda-11.8, runfile), "
-                        "12.1.1 (/usr/local/cuda-12.1, deb), 12.4.1 (/usr/local/cuda-12.4, deb))\n");
+    EXPECT_EQ(none.err,
+              "cudoctor use: no CUDA toolkit 10.2 installed (installed: 11.8 (/usr/local/cuda-11.8, runfile), "
+              "12.1.1 (/usr/local/cuda-12.1, deb), 12.4.1 (/usr/local/cuda-12.4, deb))\n");
     auto junk = run_program(CUDOCTOR_BINARY, {"use", "12.x;rm", "--root", kToolkitsRoot}, shell_environment(), std::chrono::seconds(30));
     EXPECT_EQ(junk.exit_code, 2);
     EXPECT_EQ(junk.err, "cudoctor use: '12.x;rm' is not a version (say 12, 12.4 or 12.4.1)\n");
@@ -99,8 +100,8 @@ TEST(ToolkitsUse, VersionPinFromCudaVersionFileUpward) {
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NE(run.out.find("pinned by /home/dev/project/.cuda-version"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("export CUDA_HOME=/usr/local/cuda-12.1\n"), std::string::npos);
-    auto none = run_program(CUDOCTOR_BINARY, {"use", "--root", kToolkitsRoot, "--dir", "/home/dev"}, shell_environment(),
-                            std::chrono::seconds(30));
+    auto none =
+        run_program(CUDOCTOR_BINARY, {"use", "--root", kToolkitsRoot, "--dir", "/home/dev"}, shell_environment(), std::chrono::seconds(30));
     EXPECT_EQ(none.exit_code, 2);
     EXPECT_EQ(none.err, "cudoctor use: no version given and no .cuda-version file in /home/dev or above it\n");
 }
@@ -114,8 +115,8 @@ void check_init(const std::string& shell, const std::string& name) {
         script = "'" + bin + "' init fish | source; cudoctor use 12.1 --root '" + kToolkitsRoot + "'; cudoctor use 12.1 --root '" +
                  kToolkitsRoot + "'; printf '%s\\n' \"$CUDA_HOME\" (string join : $PATH) (string join : $LD_LIBRARY_PATH)";
     } else {
-        script = "eval \"$('" + bin + "' init " + name + ")\"; cudoctor use 12.1 --root '" + kToolkitsRoot + "' && cudoctor use 12.1 --root '" +
-                 kToolkitsRoot + "' && printf '%s\\n' \"$CUDA_HOME\" \"$PATH\" \"$LD_LIBRARY_PATH\"";
+        script = "eval \"$('" + bin + "' init " + name + ")\"; cudoctor use 12.1 --root '" + kToolkitsRoot +
+                 "' && cudoctor use 12.1 --root '" + kToolkitsRoot + "' && printf '%s\\n' \"$CUDA_HOME\" \"$PATH\" \"$LD_LIBRARY_PATH\"";
     }
     auto run = run_shell(shell, script, shell_environment());
     ASSERT_EQ(run.exit_code, 0) << run.err << run.out;

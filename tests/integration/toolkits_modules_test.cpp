@@ -53,8 +53,10 @@ TEST(ToolkitsModules, TclModulefilesLoadListAndRefuseASecondCuda) {
     TempDir tmp;
     write_modules(tmp.path(), false);
     const std::string mc = "tclsh '" + cmd + "' bash";
-    const std::string script = "eval \"$(" + mc + " load cuda/12.4)\" && printf '%s|%s|%s\\n' \"$LOADEDMODULES\" \"$CUDA_HOME\" \"$PATH\" && " +
-                               mc + " list 2>&1; " + mc + " load cuda/12.1 > /tmp/cudoctor-second-load.$$ 2>&1; out=$(cat /tmp/cudoctor-second-load.$$); "
+    const std::string script = "eval \"$(" + mc +
+                               " load cuda/12.4)\" && printf '%s|%s|%s\\n' \"$LOADEDMODULES\" \"$CUDA_HOME\" \"$PATH\" && " + mc +
+                               " list 2>&1; " + mc +
+                               " load cuda/12.1 > /tmp/cudoctor-second-load.$$ 2>&1; out=$(cat /tmp/cudoctor-second-load.$$); "
                                "rm -f /tmp/cudoctor-second-load.$$; printf 'second:%s\\n' \"$out\"";
     auto run = run_shell("/bin/bash", script, module_env(tmp.path()));
     ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
@@ -73,8 +75,8 @@ TEST(ToolkitsModules, LmodModulefilesLoadListAndRefuseASecondCuda) {
     std::ofstream(tmp.path() / "nvhpc" / "24.3.lua") << "family(\"cuda\")\nsetenv(\"CUDA_HOME\", \"/opt/nvidia/hpc_sdk/cuda\")\n";
     const std::string lm = "'" + cmd + "' bash";
     const std::string script = "eval \"$(" + lm + " load cuda/12.4)\" && printf '%s|%s\\n' \"$LOADEDMODULES\" \"$CUDA_HOME\" && " + lm +
-                               " list 2>&1; LMOD_AUTO_SWAP=no " + lm + " load nvhpc/24.3 2>&1 >/dev/null; echo \"refused:$?\"; eval \"$(" + lm +
-                               " load cuda/11.8 2>/dev/null)\"; printf '%s|%s\\n' \"$LOADEDMODULES\" \"$CUDA_HOME\"";
+                               " list 2>&1; LMOD_AUTO_SWAP=no " + lm + " load nvhpc/24.3 2>&1 >/dev/null; echo \"refused:$?\"; eval \"$(" +
+                               lm + " load cuda/11.8 2>/dev/null)\"; printf '%s|%s\\n' \"$LOADEDMODULES\" \"$CUDA_HOME\"";
     auto run = run_shell("/bin/bash", script, module_env(tmp.path()));
     ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
     EXPECT_NE(run.out.find("cuda/12.4|/usr/local/cuda-12.4\n"), std::string::npos) << run.out;

@@ -13,15 +13,14 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/toolkits_support.hpp"
+#include "support/files.hpp"
 #include "support/mutable_root.hpp"
 #include "toolkits/dpkg_owner.hpp"
-#include "support/files.hpp"
 
 namespace cudoctor::test {
 namespace {
 
 namespace fs = std::filesystem;
-
 
 std::string link_of(const MutableRoot& root, const std::string& machine_path) {
     std::error_code ec;
@@ -156,8 +155,8 @@ TEST(ToolkitsPlans, HalfFailedUninstallAfterDpkgPrintsTheExactUndo) {
     // Steps: 1-4 alternatives, 5 ld.so.conf.d, 6 dpkg --purge, 7 ldconfig (the folder stays: cuda-compat).
     auto run = cudoctor_env({"uninstall", "12.4", "--root", root.path().string(), "--apply"}, {"CUDOCTOR_PLAN_FAIL_AT=7"});
     EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
-    EXPECT_NE(run.out.find("To undo what was done, run:\n    apt-get install cuda-12-4=12.4.1-1 cuda-cudart-12-4=12.4.127-1"),
-              std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("To undo what was done, run:\n    apt-get install cuda-12-4=12.4.1-1 cuda-cudart-12-4=12.4.127-1"), std::string::npos)
+        << run.out;
     // The file steps before the purge were rolled back: the link chain is whole and as it was.
     EXPECT_EQ(link_of(root, "/usr/local/cuda"), "/etc/alternatives/cuda");
     EXPECT_EQ(link_of(root, "/etc/alternatives/cuda"), "/usr/local/cuda-12.4");

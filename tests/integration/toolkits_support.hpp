@@ -15,11 +15,8 @@ inline const std::string kToolkitsRoot = std::string(CUDOCTOR_ROOTS_DIR) + "/too
 /// The calling shell's environment for `use`: a PATH with 11.8 first and the default link,
 /// LD_LIBRARY_PATH naming 11.8, CUDA_HOME 11.8 — as the fixture's dev user has it.
 inline std::vector<std::string> shell_environment() {
-    return {"PATH=/usr/local/cuda-11.8/bin:/usr/local/cuda/bin:/usr/bin:/bin",
-            "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:/opt/other/lib",
-            "CUDA_HOME=/usr/local/cuda-11.8",
-            "HOME=/tmp",
-            "LANG=C.UTF-8"};
+    return {"PATH=/usr/local/cuda-11.8/bin:/usr/local/cuda/bin:/usr/bin:/bin", "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:/opt/other/lib",
+            "CUDA_HOME=/usr/local/cuda-11.8", "HOME=/tmp", "LANG=C.UTF-8"};
 }
 
 /// Runs `shell -c script` (a real bash, zsh or fish) with `env`.

@@ -29,9 +29,7 @@ using namespace std::chrono_literals;
 
 const std::string kNvcc = "/usr/local/cuda-13.0/bin/nvcc";
 
-bool driverless_with_toolkit() {
-    return !std::filesystem::exists("/proc/driver/nvidia/version") && std::filesystem::exists(kNvcc);
-}
+bool driverless_with_toolkit() { return !std::filesystem::exists("/proc/driver/nvidia/version") && std::filesystem::exists(kNvcc); }
 
 const json& step(const json& report, const std::string& id) {
     for (const auto& level : report["levels"])
@@ -49,7 +47,8 @@ TEST(VerifyMachine, NoDriverFailsLevelOneAndLevelTwoStillCompiles) {
     EXPECT_EQ(report["verdict"], "FAIL");
     const auto& api = step(report, "driver-api");
     EXPECT_EQ(api["status"], "FAIL");
-    EXPECT_TRUE(api["reason"].get<std::string>().starts_with("no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open shared object file"))
+    EXPECT_TRUE(api["reason"].get<std::string>().starts_with(
+        "no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open shared object file"))
         << api["reason"];
     EXPECT_NE(api["cause"].get<std::string>().find("no NVIDIA GPU is on this machine's PCI bus"), std::string::npos) << api["cause"];
     const auto& compile = step(report, "nvcc-compile");
@@ -57,8 +56,9 @@ TEST(VerifyMachine, NoDriverFailsLevelOneAndLevelTwoStillCompiles) {
     EXPECT_TRUE(compile["reason"].get<std::string>().starts_with(kNvcc + " (CUDA 13.0.88) compiled a kernel for"));
     const auto& kernel = step(report, "kernel-run");
     EXPECT_EQ(kernel["status"], "SKIP");
-    EXPECT_EQ(kernel["reason"], "compiled, but cannot run here: needs a working driver and GPU; level 1 failed: no NVIDIA driver "
-                                "(libcuda.so.1 cannot be loaded)");
+    EXPECT_EQ(kernel["reason"],
+              "compiled, but cannot run here: needs a working driver and GPU; level 1 failed: no NVIDIA driver "
+              "(libcuda.so.1 cannot be loaded)");
     // The temporary folder is gone.
     const std::string folder = compile["details"][1]["value"];
     EXPECT_FALSE(std::filesystem::exists(folder.substr(0, folder.find(' '))));
@@ -72,8 +72,9 @@ TEST(VerifyMachine, TorchCpuBuildAndTheLibrariesItMapped) {
     auto report = json::parse(run.out);
     const auto& torch = step(report, "framework-torch");
     EXPECT_EQ(torch["status"], "SKIP") << torch.dump(2);
-    EXPECT_EQ(torch["reason"], "torch 1.13.0a0 imports: a CPU build (torch.version.cuda is None); no GPU on this machine to use "
-                               "either");
+    EXPECT_EQ(torch["reason"],
+              "torch 1.13.0a0 imports: a CPU build (torch.version.cuda is None); no GPU on this machine to use "
+              "either");
     bool cpu_lib = false, none = false;
     for (const auto& d : torch["details"]) {
         cpu_lib |= d["key"] == "libtorch_cpu.so.1.13.0" && d["value"] == "/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13.0 (system)";

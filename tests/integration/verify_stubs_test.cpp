@@ -163,8 +163,9 @@ TEST(VerifyStubs, PoisonCatchesThreadsThatNeverRan) {
     if (!std::filesystem::exists("/usr/local/cuda-13.0/lib/libnvrtc.so.13")) GTEST_SKIP() << "no NVRTC here";
     auto v = verify_with(stubs("wrong_result"), {"--level", "2", "--compiler", "nvrtc"});
     EXPECT_EQ(v.run.exit_code, 1);
-    EXPECT_EQ(v.reason("kernel-launch"), "524288 of 1048576 threads wrote a wrong value; the first at index 524288: 0xDEADBEEF "
-                                         "(still the poison: that thread never ran)");
+    EXPECT_EQ(v.reason("kernel-launch"),
+              "524288 of 1048576 threads wrote a wrong value; the first at index 524288: 0xDEADBEEF "
+              "(still the poison: that thread never ran)");
 }
 
 TEST(VerifyStubs, CudnnLoadsAndMakesAHandle) {

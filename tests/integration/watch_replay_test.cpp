@@ -58,7 +58,10 @@ std::vector<std::string> replay_env(const TempDir& dir, const std::string& serie
 }
 
 std::vector<std::string> watch_args(const TempDir& dir, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"watch", "--json", "--interval", "5ms", "--duration", "4h", "--out", (dir.path() / "out").string(),
+    std::vector<std::string> args = {"watch",        "--json",
+                                     "--interval",   "5ms",
+                                     "--duration",   "4h",
+                                     "--out",        (dir.path() / "out").string(),
                                      "--kernel-log", (dir.path() / "kern.log").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
@@ -166,15 +169,15 @@ TEST(WatchReplay, LaunchedCommandExitAndCudaErrorText) {
     EXPECT_EQ(w.summary["cuda_errors"][0]["text"], "RuntimeError: CUDA error: an illegal memory access was encountered");
     EXPECT_NE(read_text(dir.path() / "out" / "command.log").find("epoch 1"), std::string::npos);
     EXPECT_NE(w.run.err.find("epoch 1"), std::string::npos);  // passed through (to stderr under --json)
-    EXPECT_LT(w.summary["samples"].get<int>(), 121);  // the watch ended with the command
+    EXPECT_LT(w.summary["samples"].get<int>(), 121);          // the watch ended with the command
 }
 
 TEST(WatchReplay, CsvSurvivesKill) {
     TempDir dir;
     const auto env = replay_env(dir, "leak");
     auto args = watch_args(dir);
-    args[3] = "20ms";                                   // --interval
-    args.erase(args.begin() + 4, args.begin() + 6);     // no --duration: runs until killed
+    args[3] = "20ms";                                // --interval
+    args.erase(args.begin() + 4, args.begin() + 6);  // no --duration: runs until killed
     std::vector<std::string> argv = {CUDOCTOR_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv, cenv;

@@ -8,7 +8,9 @@
 
 typedef int cudnnStatus_t;
 typedef struct StubHandle* cudnnHandle_t;
-struct StubHandle { int device; };
+struct StubHandle {
+    int device;
+};
 
 enum { kSuccess = 0, kNotInitialized = 1001, kBadParam = 2000, kInternalError = 4000 };
 

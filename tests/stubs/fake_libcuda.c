@@ -18,17 +18,32 @@ typedef struct StubModule* CUmodule;
 typedef struct StubFunction* CUfunction;
 typedef void* CUstream;
 
-struct StubContext { int device; };
-struct StubModule { int loaded; };
-struct StubFunction { int id; };
+struct StubContext {
+    int device;
+};
+struct StubModule {
+    int loaded;
+};
+struct StubFunction {
+    int id;
+};
 
 static struct StubContext g_context;
 static struct StubModule g_module;
 static struct StubFunction g_fill;
 static int g_initialised;
 
-enum { kSuccess = 0, kInvalidValue = 1, kNotInitialized = 3, kNoDevice = 100, kInvalidDevice = 101,
-       kInvalidImage = 200, kNotFound = 500, kSystemDriverMismatch = 803, kCompatNotSupported = 804 };
+enum {
+    kSuccess = 0,
+    kInvalidValue = 1,
+    kNotInitialized = 3,
+    kNoDevice = 100,
+    kInvalidDevice = 101,
+    kInvalidImage = 200,
+    kNotFound = 500,
+    kSystemDriverMismatch = 803,
+    kCompatNotSupported = 804
+};
 
 /* Visible GPUs as the real driver counts them: CUDA_VISIBLE_DEVICES lists ordinals or GPU-UUID
  * prefixes; an empty value, -1, or an entry that names no GPU ends the list. */
@@ -95,15 +110,15 @@ CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice dev) {
     if (!value) return kInvalidValue;
     if (dev != 0) return kInvalidDevice;
     switch (attribute) {
-        case 75: *value = 8; break;          /* COMPUTE_CAPABILITY_MAJOR */
-        case 76: *value = 9; break;          /* COMPUTE_CAPABILITY_MINOR */
-        case 16: *value = 128; break;        /* MULTIPROCESSOR_COUNT */
-        case 13: *value = 2520000; break;    /* CLOCK_RATE, kHz */
-        case 36: *value = 10501000; break;   /* MEMORY_CLOCK_RATE, kHz */
-        case 37: *value = 384; break;        /* GLOBAL_MEMORY_BUS_WIDTH, bits */
-        case 33: *value = 1; break;          /* PCI_BUS_ID */
-        case 34: *value = 0; break;          /* PCI_DEVICE_ID */
-        case 50: *value = 0; break;          /* PCI_DOMAIN_ID */
+        case 75: *value = 8; break;        /* COMPUTE_CAPABILITY_MAJOR */
+        case 76: *value = 9; break;        /* COMPUTE_CAPABILITY_MINOR */
+        case 16: *value = 128; break;      /* MULTIPROCESSOR_COUNT */
+        case 13: *value = 2520000; break;  /* CLOCK_RATE, kHz */
+        case 36: *value = 10501000; break; /* MEMORY_CLOCK_RATE, kHz */
+        case 37: *value = 384; break;      /* GLOBAL_MEMORY_BUS_WIDTH, bits */
+        case 33: *value = 1; break;        /* PCI_BUS_ID */
+        case 34: *value = 0; break;        /* PCI_DEVICE_ID */
+        case 50: *value = 0; break;        /* PCI_DOMAIN_ID */
         default: *value = 0; break;
     }
     return kSuccess;
@@ -117,7 +132,11 @@ CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev) {
     return kSuccess;
 }
 
-struct ErrorText { int code; const char* name; const char* text; };
+struct ErrorText {
+    int code;
+    const char* name;
+    const char* text;
+};
 static const struct ErrorText kErrors[] = {
     {0, "CUDA_SUCCESS", "no error"},
     {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
@@ -214,9 +233,11 @@ CUresult cuMemcpyDtoH_v2(void* dst, CUdeviceptr src, size_t bytes) {
     return kSuccess;
 }
 
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned shared_bytes, CUstream stream, void** params, void** extra) {
-    (void)shared_bytes; (void)stream; (void)extra;
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+                        CUstream stream, void** params, void** extra) {
+    (void)shared_bytes;
+    (void)stream;
+    (void)extra;
     if (f != &g_fill || !params) return kInvalidValue;
     unsigned int* out = *(unsigned int**)params[0];
     const unsigned int n = *(const unsigned int*)params[1];

@@ -8,14 +8,17 @@
 
 typedef int nvmlReturn_t;
 typedef struct StubDevice* nvmlDevice_t;
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
 
-struct StubDevice { int index; };
+struct StubDevice {
+    int index;
+};
 static struct StubDevice g_device;
 static int g_initialised;
 
-enum { kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kInsufficientSize = 7, kDriverNotLoaded = 9,
-       kLibRmVersionMismatch = 18 };
+enum { kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kInsufficientSize = 7, kDriverNotLoaded = 9, kLibRmVersionMismatch = 18 };
 
 #if STUB_BEHAVIOUR == STUB_OLD_DRIVER
 static const char kDriverVersion[] = "470.256.02";

@@ -19,13 +19,13 @@
 #include <signal.h>
 #include <unistd.h>
 
-#define STUB_HEALTHY 0
-#define STUB_OLD_DRIVER 1
-#define STUB_RM_MISMATCH 2
-#define STUB_NO_DEVICE 3
-#define STUB_COMPAT 4
-#define STUB_HANG 5
-#define STUB_SEGFAULT 6
+#define STUB_HEALTHY      0
+#define STUB_OLD_DRIVER   1
+#define STUB_RM_MISMATCH  2
+#define STUB_NO_DEVICE    3
+#define STUB_COMPAT       4
+#define STUB_HANG         5
+#define STUB_SEGFAULT     6
 #define STUB_WRONG_RESULT 7
 
 #ifndef STUB_BEHAVIOUR

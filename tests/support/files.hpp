@@ -35,6 +35,9 @@ inline std::string corpus(std::string_view parser, std::string_view name) { retu
 
 /// Stores `v` at byte `at` of `s` in the machine's byte order (little-endian here, as ELF and
 /// fatbin samples are); `s` must already be long enough.
-template <class T> void put(std::string& s, std::size_t at, T v) { std::memcpy(s.data() + at, &v, sizeof v); }
+template <class T>
+void put(std::string& s, std::size_t at, T v) {
+    std::memcpy(s.data() + at, &v, sizeof v);
+}
 
 }  // namespace cudoctor::test

@@ -23,7 +23,8 @@ ComputeCapability cc(std::string_view s) { return *parse_compute_capability(s); 
 }  // namespace
 
 TEST(ArchCompatibility, ComputeCapabilitySpellings) {
-    for (const char* s : {"8.9", "sm_89", "sm89", "compute_89", "89", "sm_89a"}) EXPECT_EQ(parse_compute_capability(s), (ComputeCapability{8, 9})) << s;
+    for (const char* s : {"8.9", "sm_89", "sm89", "compute_89", "89", "sm_89a"})
+        EXPECT_EQ(parse_compute_capability(s), (ComputeCapability{8, 9})) << s;
     for (const char* s : {"12.0", "sm_120", "120", "sm_120f"}) EXPECT_EQ(parse_compute_capability(s), (ComputeCapability{12, 0})) << s;
     for (const char* s : {"", "8", "RTX 4090", "8.x", "0.5", "sm_", "8.10"}) EXPECT_FALSE(parse_compute_capability(s)) << s;
     EXPECT_EQ(cc("10.3").str(), "10.3");
@@ -35,15 +36,15 @@ TEST(ArchCompatibility, RunModeTable) {
         const char* gpu;
         RunMode mode;
     } rows[] = {
-        {"sm_86", "8.6", RunMode::native_exact},      {"sm_80", "8.6", RunMode::native_compatible},
-        {"sm_80", "8.9", RunMode::native_compatible}, {"sm_86", "8.0", RunMode::cannot_run},
-        {"sm_80", "9.0", RunMode::cannot_run},        {"sm_75", "8.0", RunMode::cannot_run},
-        {"sm_90a", "9.0", RunMode::native_exact},     {"sm_100a", "10.3", RunMode::cannot_run},  // a: exactly that cc
+        {"sm_86", "8.6", RunMode::native_exact},         {"sm_80", "8.6", RunMode::native_compatible},
+        {"sm_80", "8.9", RunMode::native_compatible},    {"sm_86", "8.0", RunMode::cannot_run},
+        {"sm_80", "9.0", RunMode::cannot_run},           {"sm_75", "8.0", RunMode::cannot_run},
+        {"sm_90a", "9.0", RunMode::native_exact},        {"sm_100a", "10.3", RunMode::cannot_run},  // a: exactly that cc
         {"sm_100f", "10.3", RunMode::native_compatible}, {"sm_100f", "10.0", RunMode::native_exact},
-        {"sm_100f", "12.0", RunMode::cannot_run},     {"sm_120f", "12.1", RunMode::native_compatible},
-        {"compute_75", "12.0", RunMode::ptx_jit},     {"compute_90", "8.9", RunMode::cannot_run},
-        {"compute_90a", "9.0", RunMode::ptx_jit},     {"compute_90a", "10.0", RunMode::cannot_run},
-        {"compute_100f", "10.3", RunMode::ptx_jit},   {"compute_100f", "12.0", RunMode::cannot_run},
+        {"sm_100f", "12.0", RunMode::cannot_run},        {"sm_120f", "12.1", RunMode::native_compatible},
+        {"compute_75", "12.0", RunMode::ptx_jit},        {"compute_90", "8.9", RunMode::cannot_run},
+        {"compute_90a", "9.0", RunMode::ptx_jit},        {"compute_90a", "10.0", RunMode::cannot_run},
+        {"compute_100f", "10.3", RunMode::ptx_jit},      {"compute_100f", "12.0", RunMode::cannot_run},
         {"lto_75", "7.5", RunMode::cannot_run},
     };
     for (const auto& r : rows) EXPECT_EQ(run_mode(img(r.image), cc(r.gpu)), r.mode) << r.image << " on " << r.gpu;

@@ -20,7 +20,8 @@ using formats::TensorView;
 
 namespace {
 
-template <class T> TensorView view(const std::vector<T>& v, DType dtype, std::vector<std::uint64_t> shape = {}) {
+template <class T>
+TensorView view(const std::vector<T>& v, DType dtype, std::vector<std::uint64_t> shape = {}) {
     if (shape.empty()) shape = {v.size()};
     return {"t", dtype, std::move(shape), std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T))};
 }
@@ -30,10 +31,10 @@ template <class T> TensorView view(const std::vector<T>& v, DType dtype, std::ve
 TEST(CompareConvert, HalfPrecisionIncludingSubnormalsInfAndNan) {
     EXPECT_EQ(f16_to_float(0x3c00), 1.0f);
     EXPECT_EQ(f16_to_float(0xc000), -2.0f);
-    EXPECT_EQ(f16_to_float(0x7bff), 65504.0f);                 // largest finite
-    EXPECT_EQ(f16_to_float(0x0400), std::ldexp(1.0f, -14));    // smallest normal
-    EXPECT_EQ(f16_to_float(0x0001), std::ldexp(1.0f, -24));    // smallest subnormal
-    EXPECT_EQ(f16_to_float(0x03ff), std::ldexp(1023.0f, -24)); // largest subnormal
+    EXPECT_EQ(f16_to_float(0x7bff), 65504.0f);                  // largest finite
+    EXPECT_EQ(f16_to_float(0x0400), std::ldexp(1.0f, -14));     // smallest normal
+    EXPECT_EQ(f16_to_float(0x0001), std::ldexp(1.0f, -24));     // smallest subnormal
+    EXPECT_EQ(f16_to_float(0x03ff), std::ldexp(1023.0f, -24));  // largest subnormal
     EXPECT_EQ(f16_to_float(0x7c00), std::numeric_limits<float>::infinity());
     EXPECT_EQ(f16_to_float(0xfc00), -std::numeric_limits<float>::infinity());
     EXPECT_TRUE(std::isnan(f16_to_float(0x7e00)));

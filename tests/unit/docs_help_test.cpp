@@ -62,8 +62,9 @@ TEST(DocsHelp, BrokenExamplesAreCaught) {
     std::string level;
     auto* sub = app.add_subcommand("verify", "verify things");
     sub->add_option("--level", level)->check(CLI::IsMember({"1", "2"}));
-    sub->footer("Examples:\n  cudoctor verify --level 1\n  sudo cudoctor verify --level 3  # not a level\n"
-                "  cudoctor verify --levle 1 > out.txt\n  cudoctor rules\n  eval \"$(cudoctor verify)\"");
+    sub->footer(
+        "Examples:\n  cudoctor verify --level 1\n  sudo cudoctor verify --level 3  # not a level\n"
+        "  cudoctor verify --levle 1 > out.txt\n  cudoctor rules\n  eval \"$(cudoctor verify)\"");
     auto* quiet = app.add_subcommand("quiet", "no examples");
     (void)quiet;
     auto* later = app.add_subcommand("later", "(not yet available)");
@@ -83,8 +84,8 @@ TEST(DocsHelp, ExamplesInFooter) {
 }
 
 TEST(DocsHelp, GlobalOptionsOnEitherSideOfTheSubcommand) {
-    for (const std::vector<std::string>& args : {std::vector<std::string>{"--color=never", "rules"}, {"rules", "--color", "always"},
-                                                 {"-q", "rules"}, {"rules", "--quiet"}}) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--color=never", "rules"}, {"rules", "--color", "always"}, {"-q", "rules"}, {"rules", "--quiet"}}) {
         auto run = test::run_cudoctor(args);
         EXPECT_EQ(run.exit_code, 0) << ::testing::PrintToString(args) << ": " << run.describe() << run.err;
     }

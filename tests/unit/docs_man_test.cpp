@@ -57,7 +57,8 @@ TEST(DocsMan, EveryEnvironmentVariableTheCodeReadsIsDocumented) {
         for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it) found.insert((*it)[1]);
     }
     EXPECT_TRUE(found.contains("CUDOCTOR_OVERRIDE_DRIVER_VERSION")) << "the scan found nothing: did src/ move?";
-    for (const auto& name : found) EXPECT_TRUE(known.contains(name)) << name << " is read in src/ but not in the man page's ENVIRONMENT (docs_man.cpp)";
+    for (const auto& name : found)
+        EXPECT_TRUE(known.contains(name)) << name << " is read in src/ but not in the man page's ENVIRONMENT (docs_man.cpp)";
 }
 
 TEST(DocsMan, EscapesWhatRoffWouldMisread) {
@@ -77,7 +78,8 @@ TEST(DocsMan, EscapesWhatRoffWouldMisread) {
     EXPECT_EQ(page.find("Examples:"), std::string::npos) << "the footer's heading is the section's";
     // Every line that starts with a dot is a request we wrote.
     std::istringstream in(page);
-    const std::set<std::string> requests = {".TH", ".SH", ".SS", ".TP", ".PP", ".B", ".I", ".BR", ".RS", ".RE", ".nf", ".fi", ".br", ".\\\""};
+    const std::set<std::string> requests = {".TH", ".SH", ".SS", ".TP", ".PP", ".B",  ".I",
+                                            ".BR", ".RS", ".RE", ".nf", ".fi", ".br", ".\\\""};
     for (std::string line; std::getline(in, line);)
         if (line.starts_with('.')) {
             EXPECT_TRUE(requests.contains(line.substr(0, line.find(' ')))) << line;

@@ -44,16 +44,16 @@ TEST(DocsTerminal, PolicyTable) {
         bool want;
     };
     const Case cases[] = {
-        {nullptr, nullptr, "xterm-256color", true, true},  // a terminal
+        {nullptr, nullptr, "xterm-256color", true, true},    // a terminal
         {nullptr, nullptr, "xterm-256color", false, false},  // a pipe or file
-        {"1", nullptr, "xterm", true, false},              // NO_COLOR wins on a terminal
-        {"", nullptr, "xterm", true, true},                // an empty NO_COLOR is "unset" (no-color.org)
-        {"1", "1", "xterm", true, false},                  // NO_COLOR wins over CLICOLOR_FORCE
-        {nullptr, "1", nullptr, false, true},              // forced into a pipe
-        {nullptr, "0", nullptr, true, true},               // CLICOLOR_FORCE=0 forces nothing
+        {"1", nullptr, "xterm", true, false},                // NO_COLOR wins on a terminal
+        {"", nullptr, "xterm", true, true},                  // an empty NO_COLOR is "unset" (no-color.org)
+        {"1", "1", "xterm", true, false},                    // NO_COLOR wins over CLICOLOR_FORCE
+        {nullptr, "1", nullptr, false, true},                // forced into a pipe
+        {nullptr, "0", nullptr, true, true},                 // CLICOLOR_FORCE=0 forces nothing
         {nullptr, "0", nullptr, false, false},
-        {nullptr, nullptr, "dumb", true, false},           // a dumb terminal
-        {nullptr, "1", "dumb", false, true},               // forcing beats TERM=dumb
+        {nullptr, nullptr, "dumb", true, false},  // a dumb terminal
+        {nullptr, "1", "dumb", false, true},      // forcing beats TERM=dumb
         {nullptr, nullptr, nullptr, true, true},
     };
     for (const auto& c : cases)

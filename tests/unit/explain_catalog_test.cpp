@@ -75,7 +75,7 @@ TEST(ExplainCatalog, OverrideDirectoryReplacesTheCatalog) {
     const auto dir = fs::temp_directory_path() / ("cudoctor-catalog-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "error_catalog.tsv") << "# source: a test override\npattern\tcause\tconfidence\tliteral\tregex\tcaptures\n"
-                                              << "only\twsl\thigh\tmagic words\tmagic words\t\n";
+                                             << "only\twsl\thigh\tmagic words\tmagic words\t\n";
     auto rows = load_catalog(dir.string());
     fs::remove_all(dir);
     ASSERT_TRUE(rows) << rows.error().message;
@@ -153,17 +153,19 @@ TEST(ExplainCatalog, RootCauseComesFirstAndConsequencesPointToIt) {
     EXPECT_EQ(causes[0].consequence_of, "");
     EXPECT_EQ(causes[1].consequence_of, "driver-not-loaded");
     // The generic "asynchronously reported" hint follows the specific error it accompanies.
-    const auto nki = explain_text("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
-                                  "CUDA kernel errors might be asynchronously reported at some other API call\n");
+    const auto nki = explain_text(
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call\n");
     ASSERT_EQ(ids(nki), (std::vector<std::string>{"no-kernel-image", "async-error"}));
     EXPECT_EQ(nki[1].consequence_of, "no-kernel-image");
 }
 
 TEST(ExplainCatalog, ValuesAreReadOutOfTheMessages) {
-    auto c = explain_text("The NVIDIA driver on your system is too old (found version 11040).\n"
-                          "host_config.h:139:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!\n"
-                          "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
-                          "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n");
+    auto c = explain_text(
+        "The NVIDIA driver on your system is too old (found version 11040).\n"
+        "host_config.h:139:2: error: #error -- unsupported GNU version! gcc versions later than 12 are not supported!\n"
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+        "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n");
     std::map<std::string, Cause> by_id;
     for (auto& x : c) by_id[x.id] = x;
     EXPECT_EQ(by_id["driver-too-old"].value("driver_cuda_code"), "11040");

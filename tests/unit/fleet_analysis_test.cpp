@@ -3,8 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <filesystem>
 
 #include "fleet/analysis.hpp"
 #include "fleet/reader.hpp"
@@ -40,9 +40,7 @@ snapshot::Snapshot machine(const std::string& host, const std::string& driver, c
 
 std::string json_of(const snapshot::Snapshot& s) { return snapshot::to_json_value(s).dump(); }
 
-fleet::NodeSummary summary(const snapshot::Snapshot& s, const std::string& file) {
-    return fleet::summarize(s, kb::Kb::builtin(), file);
-}
+fleet::NodeSummary summary(const snapshot::Snapshot& s, const std::string& file) { return fleet::summarize(s, kb::Kb::builtin(), file); }
 
 TEST(FleetSummary, ReducesEachLayerToSortedItems) {
     auto s = machine("gpu01", "550.54.14", "2024-06-12T06:41:26Z");
@@ -239,8 +237,7 @@ TEST(FleetAnalysis, KeepsTheNewerOfTwoSnapshotsOfOneHost) {
 TEST(FleetAnalysis, ReportsStaleSnapshotsRelativeToTheNewest) {
     std::vector<snapshot::Snapshot> snaps{machine("a", "550.54.14", "2024-06-12T06:41:26Z"),
                                           machine("b", "550.54.14", "2024-06-01T06:41:26Z"),
-                                          machine("c", "550.54.14", "2024-06-10T06:41:26Z"),
-                                          machine("d", "550.54.14", "")};
+                                          machine("c", "550.54.14", "2024-06-10T06:41:26Z"), machine("d", "550.54.14", "")};
     const auto r = fleet::analyse(fleet_of(snaps), {});
     ASSERT_EQ(r.stale.size(), 2u);
     EXPECT_EQ(r.nodes[r.stale[0].node].name, "b");

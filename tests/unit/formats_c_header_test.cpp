@@ -11,7 +11,6 @@
 namespace cudoctor::formats {
 namespace {
 
-
 // ---- find_define_int -------------------------------------------------------------------------
 
 TEST(FormatsCHeader, FindDefineIntTable) {
@@ -35,10 +34,10 @@ TEST(FormatsCHeader, FindDefineIntTable) {
         {"#define X 9223372036854775807\n", "X", std::numeric_limits<long long>::max()},
         {"#define X 9223372036854775808\n", "X", std::nullopt},
         {"#define X 99999999999999999999999\n", "X", std::nullopt},
-        {"#define X 1\n#define X 2\n", "X", 1},                   // the first definition wins
-        {"#define X abc\n#define X 2\n", "X", std::nullopt},     // ... even when it is no integer
-        {"#define XY 5\n#define X 6\n", "X", 6},                  // XY is another macro
-        {"#define X(a) 5\n#define X 7\n", "X", 7},                // function-like macros are skipped
+        {"#define X 1\n#define X 2\n", "X", 1},               // the first definition wins
+        {"#define X abc\n#define X 2\n", "X", std::nullopt},  // ... even when it is no integer
+        {"#define XY 5\n#define X 6\n", "X", 6},              // XY is another macro
+        {"#define X(a) 5\n#define X 7\n", "X", 7},            // function-like macros are skipped
         {"#define X\n", "X", std::nullopt},
         {"#define X 12abc\n", "X", std::nullopt},
         {"#define X 1.5\n", "X", std::nullopt},
@@ -68,7 +67,7 @@ TEST(FormatsCHeader, FindDefineReturnsRawText) {
 }
 
 TEST(FormatsCHeader, BinaryJunkIsNoDefine) {
-    const std::string junk("\x7f" "ELF\0\0#define\0X 5\xff\xfe\n#define X \x80\n", 30);
+    const std::string junk("\177ELF\0\0#define\0X 5\xff\xfe\n#define X \x80\n", 30);
     EXPECT_EQ(find_define_int(junk, "X"), std::nullopt);
 }
 
@@ -96,8 +95,7 @@ TEST(FormatsCHeader, CudaHVersionErrors) {
         {"#define CUDA_VERSION 999\n", Errc::parse, "CUDA_VERSION 999 is out of range"},
         {"#define CUDA_VERSION -12040\n", Errc::parse, "CUDA_VERSION -12040 is out of range"},
         {"#define CUDA_VERSION 1000000\n", Errc::parse, "CUDA_VERSION 1000000 is out of range"},
-        {"#define CUDA_VERSION 99999999999999999999999\n", Errc::parse,
-         "CUDA_VERSION is not an integer: '99999999999999999999999'"},
+        {"#define CUDA_VERSION 99999999999999999999999\n", Errc::parse, "CUDA_VERSION is not an integer: '99999999999999999999999'"},
     };
     for (const auto& c : cases) {
         const auto v = parse_cuda_h_version(c.text);
@@ -140,12 +138,9 @@ TEST(FormatsCHeader, CudnnVersionErrors) {
         {"", Errc::not_found, "CUDNN_MAJOR is not defined"},
         {"#define CUDNN_MAJOR 9\n", Errc::parse, "CUDNN_MINOR is not defined"},
         {"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n", Errc::parse, "CUDNN_PATCHLEVEL is not defined"},
-        {"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR x\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse,
-         "CUDNN_MINOR is not an integer: 'x'"},
-        {"#define CUDNN_MAJOR -1\n#define CUDNN_MINOR 0\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse,
-         "CUDNN_MAJOR -1 is out of range"},
-        {"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 10000\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse,
-         "CUDNN_MINOR 10000 is out of range"},
+        {"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR x\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse, "CUDNN_MINOR is not an integer: 'x'"},
+        {"#define CUDNN_MAJOR -1\n#define CUDNN_MINOR 0\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse, "CUDNN_MAJOR -1 is out of range"},
+        {"#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 10000\n#define CUDNN_PATCHLEVEL 0\n", Errc::parse, "CUDNN_MINOR 10000 is out of range"},
     };
     for (const auto& c : cases) {
         const auto v = parse_cudnn_version_header(c.text);

@@ -63,8 +63,7 @@ TEST(FormatsCondaMeta, RealRecords) {
     EXPECT_EQ(p->name, "cudatoolkit");
     EXPECT_EQ(p->version, "11.3.1");
     EXPECT_EQ(p->channel, "https://repo.anaconda.com/pkgs/main/linux-64");
-    EXPECT_EQ(p->depends,
-              (std::vector<std::string>{"__glibc >=2.17,<3.0.a0", "libgcc-ng >=9.3.0", "libstdcxx-ng >=9.3.0"}));
+    EXPECT_EQ(p->depends, (std::vector<std::string>{"__glibc >=2.17,<3.0.a0", "libgcc-ng >=9.3.0", "libstdcxx-ng >=9.3.0"}));
 }
 
 TEST(FormatsCondaMeta, WrongTypesAndHugeFiles) {
@@ -94,8 +93,9 @@ TEST(FormatsCondaMeta, Errors) {
         const char* message;
     };
     const Case cases[] = {
-        {"", "not valid JSON: parse error at line 1, column 1: syntax error while parsing value - unexpected end of "
-             "input; expected '[', '{', or a literal"},
+        {"",
+         "not valid JSON: parse error at line 1, column 1: syntax error while parsing value - unexpected end of "
+         "input; expected '[', '{', or a literal"},
         {"[]", "not a JSON object, but array"},
         {"{}", "no \"name\" string in conda-meta record"},
         {R"({"name": 5})", "no \"name\" string in conda-meta record"},

@@ -115,8 +115,9 @@ TEST(FormatsCudaVersionFiles, VersionJsonErrors) {
         const char* message;
     };
     const Case cases[] = {
-        {"", "not valid JSON: parse error at line 1, column 1: syntax error while parsing value - unexpected end "
-             "of input; expected '[', '{', or a literal"},
+        {"",
+         "not valid JSON: parse error at line 1, column 1: syntax error while parsing value - unexpected end "
+         "of input; expected '[', '{', or a literal"},
         {"[1, 2]", "not a JSON object, but array"},
         {"\"12.4\"", "not a JSON object, but string"},
         {"null", "not a JSON object, but null"},
@@ -167,7 +168,11 @@ TEST(FormatsCudaVersionFiles, VersionTxt) {
         {"CUDA Version 10\n", "no 'CUDA Version X.Y' in 'CUDA Version 10'"},
         {"cuda version 10.0.130", "no 'CUDA Version X.Y' in 'cuda version 10.0.130'"},
         {"CUDA Version 99999999999.0", "no 'CUDA Version X.Y' in 'CUDA Version 99999999999.0'"},
-        {std::string("\x7f" "ELF\x02\x01", 6), "no 'CUDA Version X.Y' in '?ELF?" "?'"},
+        {std::string("\x7f"
+                     "ELF\x02\x01",
+                     6),
+         "no 'CUDA Version X.Y' in '?ELF?"
+         "?'"},
     };
     for (const auto& c : cases) {
         const auto v = parse_cuda_version_txt(c.text);

@@ -39,7 +39,6 @@ const char* const kStatusSample =
     "Source: cudnn (9.1.0.70-1)\n"
     "Version: 9.1.0.70-1\n";
 
-
 }  // namespace
 
 TEST(FormatsDpkgStatus, ReadsStanzas) {
@@ -68,16 +67,16 @@ TEST(FormatsDpkgStatus, EdgeCasesTableDriven) {
     const std::vector<Case> cases = {
         {"", 0, "", ""},
         {"\n\n\n", 0, "", ""},
-        {"Version: 1\n", 0, "", ""},                                   // no Package: dropped
+        {"Version: 1\n", 0, "", ""},                                      // no Package: dropped
         {"Package: a\r\nVersion: 1\r\n\r\nPackage: b\r\n", 2, "a", "1"},  // CRLF
-        {"package: a\nVERSION: 2\n", 1, "a", "2"},                     // field names ignore case
-        {"Package: a\n \t \nPackage: b\n", 2, "a", ""},                // whitespace-only line separates
-        {"Package:a\nVersion:3\n", 1, "a", "3"},                       // no space after ':'
+        {"package: a\nVERSION: 2\n", 1, "a", "2"},                        // field names ignore case
+        {"Package: a\n \t \nPackage: b\n", 2, "a", ""},                   // whitespace-only line separates
+        {"Package:a\nVersion:3\n", 1, "a", "3"},                          // no space after ':'
         {"Package: a\nVersion 3\nno colon\n", 1, "a", ""},
         {"Package: \xff\xfe\nVersion: \x80\n", 1, "\xff\xfe", "\x80"},
-        {"Package: a\nPackage: b\n", 1, "b", ""},                      // repeated field: the last wins
-        {"Package: a", 1, "a", ""},                                    // no final newline
-        {"Package:\n", 0, "", ""},                                     // empty name
+        {"Package: a\nPackage: b\n", 1, "b", ""},  // repeated field: the last wins
+        {"Package: a", 1, "a", ""},                // no final newline
+        {"Package:\n", 0, "", ""},                 // empty name
         {"# comment\nPackage: a\n", 1, "a", ""},
     };
     for (const auto& c : cases) {
@@ -91,14 +90,13 @@ TEST(FormatsDpkgStatus, EdgeCasesTableDriven) {
 
 TEST(FormatsDpkgStatus, InstalledMeansTheLastWord) {
     DpkgPackage p;
-    for (const auto& [status, installed] : std::vector<std::pair<std::string, bool>>{
-             {"install ok installed", true},
-             {"hold ok installed", true},
-             {"deinstall ok config-files", false},
-             {"install ok half-installed", false},
-             {"install ok unpacked", false},
-             {"installed", false},
-             {"", false}}) {
+    for (const auto& [status, installed] : std::vector<std::pair<std::string, bool>>{{"install ok installed", true},
+                                                                                     {"hold ok installed", true},
+                                                                                     {"deinstall ok config-files", false},
+                                                                                     {"install ok half-installed", false},
+                                                                                     {"install ok unpacked", false},
+                                                                                     {"installed", false},
+                                                                                     {"", false}}) {
         p.status = status;
         EXPECT_EQ(p.installed(), installed) << status;
     }

@@ -41,14 +41,18 @@ TEST(FormatsElf, RealObjectFromNvcc) {
 }
 
 TEST(FormatsElf, NotAnElf) {
-    for (const std::string& bytes : {std::string(), std::string("#!/bin/sh\necho hi\n"), std::string("\x7f" "EL")}) {
+    for (const std::string& bytes : {std::string(), std::string("#!/bin/sh\necho hi\n"),
+                                     std::string("\x7f"
+                                                 "EL")}) {
         auto elf = parse_elf(bytes);
         ASSERT_FALSE(elf);
         EXPECT_EQ(elf.error().code, Errc::parse);
         EXPECT_EQ(elf.error().message, "not an ELF file");
     }
     EXPECT_FALSE(is_elf("#!/bin/sh"));
-    EXPECT_TRUE(is_elf("\x7f" "ELF\x02"));
+    EXPECT_TRUE(
+        is_elf("\x7f"
+               "ELF\x02"));
 }
 
 TEST(FormatsElf, ThirtyTwoBitAndBigEndianAreUnsupported) {
@@ -87,7 +91,11 @@ TEST(FormatsElf, SectionHeadersPastTheEnd) {
 TEST(FormatsElf, HugeSectionCountCannotOverflow) {
     std::string bytes = corpus("elf", "sass.o");
     put16(bytes, 0x3c, 0);  // the count moves into section 0's sh_size …
-    const std::uint64_t shoff = [&] { std::uint64_t v; std::memcpy(&v, bytes.data() + 0x28, 8); return v; }();
+    const std::uint64_t shoff = [&] {
+        std::uint64_t v;
+        std::memcpy(&v, bytes.data() + 0x28, 8);
+        return v;
+    }();
     put64(bytes, shoff + 0x20, 0x0400000000000001ull);  // … where 64 × it wraps around 2^64
     auto elf = parse_elf(bytes);
     ASSERT_FALSE(elf);

@@ -19,10 +19,9 @@ namespace {
 using cudoctor::test::corpus;
 using cudoctor::test::put;
 
-
 /// One entry header (64 bytes) followed by `payload` zero bytes.
-std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint64_t flags, std::uint64_t payload,
-                  std::uint16_t major = 1, std::uint16_t minor = 8) {
+std::string entry(std::uint16_t kind, std::uint32_t arch, std::uint64_t flags, std::uint64_t payload, std::uint16_t major = 1,
+                  std::uint16_t minor = 8) {
     std::string e(64 + payload, '\0');
     put<std::uint16_t>(e, 0, kind);
     put<std::uint16_t>(e, 2, 0x0101);
@@ -67,7 +66,7 @@ TEST(FormatsFatbin, RealSectionsHoldExactlyTheRequestedTargets) {
     EXPECT_EQ(targets(ptx), (std::set<std::string>{"compute_80"}));
     const auto& p = ptx.containers.at(0).entries.at(0);
     EXPECT_EQ(p.compression, FatbinCompression::zstd);  // nvcc 13 compresses PTX by default
-    EXPECT_EQ(p.version_major, 9);                       // PTX ISA 9.0
+    EXPECT_EQ(p.version_major, 9);                      // PTX ISA 9.0
     EXPECT_EQ(p.version_minor, 0);
     EXPECT_GT(p.uncompressed_size, p.compressed_size);
     EXPECT_EQ(targets(walk_fatbin_section(corpus("fatbin", "family.nv_fatbin"))), (std::set<std::string>{"sm_100f", "compute_120f"}));
@@ -104,8 +103,8 @@ TEST(FormatsFatbin, OverflowingContainerSize) {
     auto walk = walk_fatbin_section(c, 1000);
     ASSERT_TRUE(walk.error);
     EXPECT_EQ(walk.error->code, Errc::truncated);
-    EXPECT_EQ(walk.error->message, "fatbin container at offset 1000: size 18446744073709551600 runs past the end (" +
-                                       std::to_string(c.size()) + " bytes left)");
+    EXPECT_EQ(walk.error->message,
+              "fatbin container at offset 1000: size 18446744073709551600 runs past the end (" + std::to_string(c.size()) + " bytes left)");
     EXPECT_TRUE(walk.containers.empty());
 }
 

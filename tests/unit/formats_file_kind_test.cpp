@@ -20,10 +20,15 @@ TEST(FormatsFileKind, Kinds) {
         {"{\"errors\":[{\"code\":\"UNAUTHORIZED\"}]}", FileKind::json},
         {"Forbidden\n", FileKind::text},
         {std::string("\x1f\x8b\x08\0", 4), FileKind::gzip},
-        {std::string("\xfd" "7zXZ\0\0", 7), FileKind::xz},
+        {std::string("\xfd"
+                     "7zXZ\0\0",
+                     7),
+         FileKind::xz},
         {"BZh91AY", FileKind::bzip2},
         {"\x28\xb5\x2f\xfd\x04", FileKind::zstd},
-        {"\x7f" "ELF\x02\x01", FileKind::elf},
+        {"\x7f"
+         "ELF\x02\x01",
+         FileKind::elf},
         {"PK\x03\x04", FileKind::zip},
         {tar, FileKind::tar},
         {std::string("\x01\x02\x00\x03", 4), FileKind::binary},

@@ -251,15 +251,18 @@ TEST(FormatsHostConfig, ShapesAndEdges) {
     expect_limits("continued", "#if __GNUC__ \\\n  > 12\n#error -- unsupported GNU version!\n#endif\n", {12, {}, {}});
     expect_limits("elif", "#if X\n#elif __GNUC__ > 7\n#error -- unsupported GNU version!\n#endif\n", {7, {}, {}});
     // An #else branch has no usable condition; the message is read instead.
-    expect_limits("else", "#if __GNUC__ <= 6\n#else\n#error -- unsupported GNU version! gcc versions later than 6 "
-                          "are not supported!\n#endif\n",
+    expect_limits("else",
+                  "#if __GNUC__ <= 6\n#else\n#error -- unsupported GNU version! gcc versions later than 6 "
+                  "are not supported!\n#endif\n",
                   {6, {}, {}});
-    expect_limits("clang message", "#ifdef __clang__\n#error -- unsupported clang version! clang version must be "
-                                   "less than 17 and greater than 3.2\n#endif\n",
+    expect_limits("clang message",
+                  "#ifdef __clang__\n#error -- unsupported clang version! clang version must be "
+                  "less than 17 and greater than 3.2\n#endif\n",
                   {std::nullopt, 16, std::nullopt});
     // Only the first check of each kind counts.
-    expect_limits("twice", "#if __GNUC__ > 9\n#error -- unsupported GNU version!\n#endif\n#if __GNUC__ > 3\n"
-                           "#error -- unsupported GNU version!\n#endif\n",
+    expect_limits("twice",
+                  "#if __GNUC__ > 9\n#error -- unsupported GNU version!\n#endif\n#if __GNUC__ > 3\n"
+                  "#error -- unsupported GNU version!\n#endif\n",
                   {9, {}, {}});
     // An #error outside any #if, or a condition with no upper bound.
     expect_limits("bare error", "#error -- unsupported GNU version!\n", {});

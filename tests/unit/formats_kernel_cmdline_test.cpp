@@ -52,6 +52,5 @@ TEST(FormatsKernelCmdline, BlacklistForms) {
         {"quiet -- modprobe.blacklist=nouveau", "nouveau", false},  // after "--": init's arguments
     };
     for (const auto& c : cases)
-        EXPECT_EQ(cmdline_blacklists(parse_kernel_cmdline(c.cmdline), c.module), c.blacklisted)
-            << c.cmdline << " / " << c.module;
+        EXPECT_EQ(cmdline_blacklists(parse_kernel_cmdline(c.cmdline), c.module), c.blacklisted) << c.cmdline << " / " << c.module;
 }

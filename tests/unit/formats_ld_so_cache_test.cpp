@@ -62,12 +62,12 @@ std::string make_new(const std::vector<Lib>& libs, const std::string& generator 
     if (!generator.empty()) {
         ext_at = (strings_at + static_cast<std::uint32_t>(strings.size()) + 3) & ~3u;
         strings.resize(ext_at - strings_at, '\0');
-        ext = le32(0xEAA42174) + le32(1) + le32(0) + le32(0) + le32(ext_at + 24) +
-              le32(static_cast<std::uint32_t>(generator.size())) + generator;
+        ext = le32(0xEAA42174) + le32(1) + le32(0) + le32(0) + le32(ext_at + 24) + le32(static_cast<std::uint32_t>(generator.size())) +
+              generator;
     }
     std::string header = "glibc-ld.so.cache1.1" + le32(static_cast<std::uint32_t>(libs.size())) +
-                         le32(static_cast<std::uint32_t>(strings.size())) + std::string(1, '\x02') +
-                         std::string(3, '\0') + le32(ext_at) + std::string(12, '\0');
+                         le32(static_cast<std::uint32_t>(strings.size())) + std::string(1, '\x02') + std::string(3, '\0') + le32(ext_at) +
+                         std::string(12, '\0');
     return header + entries + strings + ext;
 }
 
@@ -91,7 +91,6 @@ const std::vector<Lib> kTwoLibs = {
 };
 
 void set32(std::string& bytes, std::size_t at, std::uint32_t v) { bytes.replace(at, 4, le32(v)); }
-
 
 // --- ldconfig -p as the reference -----------------------------------------------------------
 
@@ -149,7 +148,6 @@ void expect_matches_ldconfig(const fs::path& cache_file, const LdCache& cache, b
     EXPECT_EQ(cache.generator, listing.generator);
 }
 
-
 }  // namespace
 
 // --- hand-built: layouts ---------------------------------------------------------------------
@@ -194,8 +192,8 @@ TEST(FormatsLdSoCache, ReadsEmptyCaches) {
 
 TEST(FormatsLdSoCache, ReadsBigEndianNewFormat) {
     // As ldconfig writes it on a big-endian host: flag byte 3, every number big-endian.
-    std::string bytes = "glibc-ld.so.cache1.1" + be32(1) + be32(24) + std::string(1, '\x03') + std::string(3, '\0') +
-                        be32(0) + std::string(12, '\0');
+    std::string bytes =
+        "glibc-ld.so.cache1.1" + be32(1) + be32(24) + std::string(1, '\x03') + std::string(3, '\0') + be32(0) + std::string(12, '\0');
     bytes += be32(0x0503) + be32(72) + be32(80) + be32(0) + std::string(8, '\0');
     bytes += std::string("libx.so\0/lib/libx.so\0\0\0\0", 24);
     const auto cache = parse_ld_so_cache(bytes);
@@ -248,7 +246,11 @@ TEST(FormatsLdSoCache, RejectsBrokenInputWithExactErrors) {
     const std::vector<BadCase> cases = {
         {"empty", "", Errc::truncated, "ld.so.cache truncated: the file is empty"},
         {"wrong magic", "hello world, this is not a cache at all", Errc::parse, "not an ld.so.cache"},
-        {"ELF file", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0", 16), Errc::parse, "not an ld.so.cache"},
+        {"ELF file",
+         std::string("\x7f"
+                     "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0",
+                     16),
+         Errc::parse, "not an ld.so.cache"},
         {"non-UTF-8", "\xff\xfe\xc3\x28\xa0\xa1", Errc::parse, "not an ld.so.cache"},
         {"magic prefix", "glibc-ld.so", Errc::truncated, "ld.so.cache truncated: the file ends inside the magic (11 bytes)"},
         {"new header cut", good.substr(0, 30), Errc::truncated,
@@ -259,30 +261,26 @@ TEST(FormatsLdSoCache, RejectsBrokenInputWithExactErrors) {
          "ld.so.cache version \"1.2\" is not supported (only 1.1)"},
         {"huge nlibs (new)", huge_new, Errc::truncated,
          "ld.so.cache truncated: 4294967295 new-format entries at offset 48 (103079215080 bytes) runs past the end of "
-         "the file (" + n + " bytes)"},
+         "the file (" +
+             n + " bytes)"},
         {"huge nlibs (old)", huge_old, Errc::truncated,
          "ld.so.cache truncated: 4294967295 old-format entries at offset 16 (51539607540 bytes) runs past the end of "
-         "the file (" + on + " bytes)"},
+         "the file (" +
+             on + " bytes)"},
         {"entries cut", good.substr(0, 60), Errc::truncated,
          "ld.so.cache truncated: 2 new-format entries at offset 48 (48 bytes) runs past the end of the file (60 bytes)"},
         {"key past end", key_past_end, Errc::truncated,
-         "ld.so.cache truncated: entry 0 name at offset 2147483647 (0 bytes) runs past the end of the file (" + n +
-             " bytes)"},
+         "ld.so.cache truncated: entry 0 name at offset 2147483647 (0 bytes) runs past the end of the file (" + n + " bytes)"},
         {"value at end", value_at_end, Errc::truncated,
-         "ld.so.cache truncated: entry 0 path at offset " + n +
-             " has no terminating NUL before the end of the file (" + n + " bytes)"},
+         "ld.so.cache truncated: entry 0 path at offset " + n + " has no terminating NUL before the end of the file (" + n + " bytes)"},
         {"unterminated string", unterminated, Errc::truncated,
          "ld.so.cache truncated: string table at offset 72 (25 bytes) runs past the end of the file (96 bytes)"},
         {"string table past end", strings_past_end, Errc::truncated,
-         "ld.so.cache truncated: string table at offset 96 (100000 bytes) runs past the end of the file (" + n +
-             " bytes)"},
-        {"extension misaligned", ext_misaligned, Errc::parse,
-         "ld.so.cache: extension directory offset 6 is not a multiple of 4"},
-        {"extension bad magic", ext_bad_magic, Errc::parse,
-         "ld.so.cache: extension directory at offset 48 has a bad magic"},
+         "ld.so.cache truncated: string table at offset 96 (100000 bytes) runs past the end of the file (" + n + " bytes)"},
+        {"extension misaligned", ext_misaligned, Errc::parse, "ld.so.cache: extension directory offset 6 is not a multiple of 4"},
+        {"extension bad magic", ext_bad_magic, Errc::parse, "ld.so.cache: extension directory at offset 48 has a bad magic"},
         {"extension past end", ext_past_end, Errc::truncated,
-         "ld.so.cache truncated: extension directory at offset 4294967280 (4 bytes) runs past the end of the file (" +
-             n + " bytes)"},
+         "ld.so.cache truncated: extension directory at offset 4294967280 (4 bytes) runs past the end of the file (" + n + " bytes)"},
         {"extension sections past end", section_past_end, Errc::truncated,
          "ld.so.cache truncated: extension section table at offset " + std::to_string(ext_at + 8) +
              " (4294967296 bytes) runs past the end of the file (" + n + " bytes)"},
@@ -308,8 +306,8 @@ TEST(FormatsLdSoCache, RefusesEntriesThatAllShareOneLongString) {
     // 3000 entries whose path is the same 4000-byte string: 12 MB of copies from a 76 KB file.
     const std::uint32_t n = 3000;
     const std::uint32_t strings_at = 48 + 24 * n;
-    std::string bytes = "glibc-ld.so.cache1.1" + le32(n) + le32(4001) + std::string(1, '\x02') + std::string(3, '\0') +
-                        le32(0) + std::string(12, '\0');
+    std::string bytes =
+        "glibc-ld.so.cache1.1" + le32(n) + le32(4001) + std::string(1, '\x02') + std::string(3, '\0') + le32(0) + std::string(12, '\0');
     for (std::uint32_t i = 0; i < n; ++i) bytes += le32(0x0303) + le32(strings_at) + le32(strings_at) + le32(0) + le64(0);
     bytes += std::string(4000, 'x') + '\0';
     const auto r = parse_ld_so_cache(bytes);
@@ -337,9 +335,9 @@ TEST(FormatsLdSoCache, EveryPrefixOfARealCacheFailsCleanly) {
 
 TEST(FormatsLdSoCache, NamesFlagsAsLdconfigDoes) {
     const std::vector<std::pair<std::uint32_t, std::string>> arch = {
-        {0x0303, "x86-64"}, {0x0a03, "AArch64"}, {0x0203, "IA-64"}, {0x0803, "x32"},
-        {0x0503, "64bit"},  {0x0903, "hard-float"}, {0x0b03, "soft-float"}, {0x0603, "N32"},
-        {0x0e03, "64bit,nan2008"}, {0x1003, "double-float"}, {0x0003, ""}, {0x0001, ""}, {0x7f03, ""},
+        {0x0303, "x86-64"},     {0x0a03, "AArch64"},    {0x0203, "IA-64"}, {0x0803, "x32"},           {0x0503, "64bit"},
+        {0x0903, "hard-float"}, {0x0b03, "soft-float"}, {0x0603, "N32"},   {0x0e03, "64bit,nan2008"}, {0x1003, "double-float"},
+        {0x0003, ""},           {0x0001, ""},           {0x7f03, ""},
     };
     for (const auto& [flags, name] : arch) EXPECT_EQ(ld_cache_arch_name(flags), name) << std::hex << flags;
     EXPECT_EQ(ld_cache_type_name(0x0303), "libc6");
@@ -365,8 +363,7 @@ TEST(FormatsLdSoCache, KnowsTheNativeId) {
 }
 
 TEST(FormatsLdSoCache, FormatsEntryLinesAsLdconfigDoes) {
-    EXPECT_EQ(ld_cache_entry_line({"libz.so.1", "/lib/libz.so.1", 0x0303, 0, 0, ""}),
-              "\tlibz.so.1 (libc6,x86-64) => /lib/libz.so.1");
+    EXPECT_EQ(ld_cache_entry_line({"libz.so.1", "/lib/libz.so.1", 0x0303, 0, 0, ""}), "\tlibz.so.1 (libc6,x86-64) => /lib/libz.so.1");
     EXPECT_EQ(ld_cache_entry_line({"libz.so.1", "/lib/libz.so.1", 0x7f03, 0x8, 0, ""}),
               "\tlibz.so.1 (libc6,32512, hwcap: 0x0000000000000008) => /lib/libz.so.1");
     EXPECT_EQ(ld_cache_entry_line({"libz.so.1", "/l/libz.so.1", 0x0303, 0x4000000000000000ULL, 0, "x86-64-v3"}),
@@ -428,8 +425,9 @@ TEST(FormatsLdSoCache, CachesWrittenByLdconfigFromThisMachineMatchLdconfigP) {
     if (geteuid() != 0 || !have_ldconfig()) GTEST_SKIP() << "needs root and ldconfig";
     TempDir dir;
     ASSERT_FALSE(dir.path().empty());
-    const std::vector<std::pair<const char*, LdCacheFormat>> formats = {
-        {"old", LdCacheFormat::old_format}, {"new", LdCacheFormat::new_format}, {"compat", LdCacheFormat::compat}};
+    const std::vector<std::pair<const char*, LdCacheFormat>> formats = {{"old", LdCacheFormat::old_format},
+                                                                        {"new", LdCacheFormat::new_format},
+                                                                        {"compat", LdCacheFormat::compat}};
     for (const auto& [name, format] : formats) {
         // -X: never touch the machine's library links. (ldconfig still rewrites its own stat cache,
         // /var/cache/ldconfig/aux-cache, with the same content, as every ldconfig run does.)

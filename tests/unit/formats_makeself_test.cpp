@@ -93,9 +93,10 @@ TEST(FormatsMakeself, NvidiaForkLayout) {
 
 TEST(FormatsMakeself, OlderHeaderWithHeadDashN) {
     // makeself 2.1.x: no skip=, the count is in `head -n N "$0"`.
-    std::string h = "#!/bin/sh\n# This script was generated using Makeself 2.1.5\n"
-                    "CRCsum=\"1234\"\nMD5=\"00000000000000000000000000000000\"\nlabel=\"Old\"\nfilesizes=\"4\"\n"
-                    "offset=`head -n 8 \"$0\" | wc -c | tr -d \" \"`\nexit 0\nDATA";
+    std::string h =
+        "#!/bin/sh\n# This script was generated using Makeself 2.1.5\n"
+        "CRCsum=\"1234\"\nMD5=\"00000000000000000000000000000000\"\nlabel=\"Old\"\nfilesizes=\"4\"\n"
+        "offset=`head -n 8 \"$0\" | wc -c | tr -d \" \"`\nexit 0\nDATA";
     auto r = parse_makeself_header(h, true);
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->header_lines, 8u);
@@ -138,7 +139,7 @@ TEST(FormatsMakeself, Errors) {
 
 TEST(FormatsMakeself, CksumMatchesThePosixTool) {
     EXPECT_EQ(formats::cksum_finish(formats::cksum_update(0, "123456789"), 9), 930766865u);  // cksum's check value
-    EXPECT_EQ(formats::cksum_finish(0, 0), 4294967295u);  // `printf '' | cksum`
+    EXPECT_EQ(formats::cksum_finish(0, 0), 4294967295u);                                     // `printf '' | cksum`
     std::string bytes;
     for (int i = 0; i < 100003; ++i) bytes += static_cast<char>((i * 31 + i / 7) & 0xff);
     TempDir t;

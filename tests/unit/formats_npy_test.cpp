@@ -43,8 +43,9 @@ TEST(FormatsNpy, NumpysOwnFiles) {
     float v[6];
     std::memcpy(v, t->data.data(), 24);
     EXPECT_EQ(v[5], 5.0f);
-    const std::pair<const char*, DType> kinds[] = {{"f8.npy", DType::f64}, {"f2.npy", DType::f16}, {"i8.npy", DType::i64}, {"u1.npy", DType::u8},
-                                                   {"bool.npy", DType::boolean}, {"i2.npy", DType::i16}, {"version2.npy", DType::u32}};
+    const std::pair<const char*, DType> kinds[] = {{"f8.npy", DType::f64},      {"f2.npy", DType::f16},       {"i8.npy", DType::i64},
+                                                   {"u1.npy", DType::u8},       {"bool.npy", DType::boolean}, {"i2.npy", DType::i16},
+                                                   {"version2.npy", DType::u32}};
     for (const auto& [name, dtype] : kinds) {
         const std::string bytes = corpus("npy", name);
         auto k = parse_npy(bytes);
@@ -64,7 +65,8 @@ TEST(FormatsNpy, NumpysOwnFiles) {
 TEST(FormatsNpy, Unsupported) {
     EXPECT_EQ(npy_error(corpus("npy", "fortran.npy")), "Fortran-ordered arrays are not supported: save with np.ascontiguousarray()");
     EXPECT_EQ(npy_error(corpus("npy", "big_endian.npy")), "big-endian arrays ('>f4') are not supported: save with .astype('<f4')");
-    EXPECT_EQ(npy_error(corpus("npy", "complex.npy")), "unsupported element type '<c16' (complex, string, datetime and structured arrays are not tensors)");
+    EXPECT_EQ(npy_error(corpus("npy", "complex.npy")),
+              "unsupported element type '<c16' (complex, string, datetime and structured arrays are not tensors)");
     EXPECT_EQ(npy_error(corpus("npy", "structured.npy")), "structured arrays (a list as 'descr') are not supported");
     EXPECT_EQ(parse_npy(corpus("npy", "structured.npy")).error().code, Errc::unsupported);
 }
@@ -74,14 +76,18 @@ TEST(FormatsNpy, Malformed) {
     EXPECT_EQ(npy_error(corpus("npy", "header_past_end.npy")), "header length 60000 past the end (152 bytes)");
     EXPECT_EQ(npy_error(corpus("npy", "truncated_data.npy")), "shape [2, 3] of <f4 needs 24 bytes, the file holds 21");
     EXPECT_EQ(npy_error(corpus("npy", "left_over.npy")), "shape [2, 3] of <f4 needs 24 bytes, the file holds 28 (4 left over)");
-    EXPECT_EQ(npy_error(corpus("npy", "bad_dict.npy")), "the .npy header lacks 'descr', 'fortran_order' or 'shape'");  // 'shap"' is another key
-    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,) 'x': 1}", std::string(8, '\0'))), "the .npy header is not the dict NumPy writes");
+    EXPECT_EQ(npy_error(corpus("npy", "bad_dict.npy")),
+              "the .npy header lacks 'descr', 'fortran_order' or 'shape'");  // 'shap"' is another key
+    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,) 'x': 1}", std::string(8, '\0'))),
+              "the .npy header is not the dict NumPy writes");
     EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 2), }", "")),
               "shape [4294967296, 4294967296, 2] of <f8 needs more than 2^64 bytes, the file holds 0");
     EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999999,), }", "")),
               "the .npy header's shape is not a tuple of non-negative integers");
-    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'shape': (1,), }", std::string(8, '\0'))), "the .npy header lacks 'descr', 'fortran_order' or 'shape'");
-    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } x", std::string(8, '\0'))), "the .npy header is not the dict NumPy writes");
+    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'shape': (1,), }", std::string(8, '\0'))),
+              "the .npy header lacks 'descr', 'fortran_order' or 'shape'");
+    EXPECT_EQ(npy_error(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), } x", std::string(8, '\0'))),
+              "the .npy header is not the dict NumPy writes");
     EXPECT_EQ(npy_error(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (), }", std::string(4, '\0'))), "no error");
     EXPECT_EQ(npy_error(std::string("\x93NUMPY\x01", 7)), "truncated .npy header (7 bytes)");
     EXPECT_EQ(npy_error(std::string("\x93NUMPY\x09\x00\x00\x00", 10)), ".npy format version 9 is not known");

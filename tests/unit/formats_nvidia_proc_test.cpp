@@ -29,8 +29,7 @@ TEST(FormatsNvidiaProc, ReadsDriverVersionLines) {
         {"NVRM version: NVIDIA UNIX ppc64le Kernel Module  390.157  Wed Oct 12 09:19:07 UTC 2022\r\n"
          "GCC version:  gcc version 9.4.0\r\n",
          "390.157", false, "gcc version 9.4.0"},
-        {"NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024", "550.54.14", false,
-         ""},
+        {"NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.14  Thu Feb 22 01:44:30 UTC 2024", "550.54.14", false, ""},
         {"GCC version:  gcc 12\nNVRM version: something 1.2\n", "1.2", false, "gcc 12"},  // order does not matter
     };
     for (const auto& c : cases) {
@@ -97,15 +96,15 @@ TEST(FormatsNvidiaProc, SkipsMalformedModuleLines) {
         "nvidia_uvm 1855488 0 - Live 0x0000000000000000 (POE)\n"
         "\n"
         "garbled\n"
-        "nvidia abc 0 - Live 0x0\n"                               // size not a number
-        "nvidia 100 -3 - Live 0x0\n"                              // negative refcount
-        "nvidia 100 99999999999 - Live 0x0\n"                     // refcount overflow
-        "nvidia 184467440737095516150 0 - Live 0x0\n"             // size overflow
-        "nvidia 100 0 - 123 0x0\n"                                // state not a word
-        "nvidia 100 0 - Live 0x0 (OE) extra\n"                    // stray field
-        "nv\xffidia 100 0 - Live 0x0\n"                           // not a module name
-        "nouveau 2000 0 a,b$, Live 0x0\n"                         // bad dep
-        "nouveau 2000 0 - Live\n");                               // address missing: still fine
+        "nvidia abc 0 - Live 0x0\n"                    // size not a number
+        "nvidia 100 -3 - Live 0x0\n"                   // negative refcount
+        "nvidia 100 99999999999 - Live 0x0\n"          // refcount overflow
+        "nvidia 184467440737095516150 0 - Live 0x0\n"  // size overflow
+        "nvidia 100 0 - 123 0x0\n"                     // state not a word
+        "nvidia 100 0 - Live 0x0 (OE) extra\n"         // stray field
+        "nv\xffidia 100 0 - Live 0x0\n"                // not a module name
+        "nouveau 2000 0 a,b$, Live 0x0\n"              // bad dep
+        "nouveau 2000 0 - Live\n");                    // address missing: still fine
     ASSERT_TRUE(r.has_value()) << r.error().message;
     ASSERT_EQ(r->size(), 2u);
     EXPECT_EQ((*r)[0].name, "nvidia_uvm");

@@ -41,7 +41,6 @@ const char* const kPciIdsSample =
     "C 03  Display controller\n"
     "\t00  VGA compatible controller\n";
 
-
 }  // namespace
 
 TEST(FormatsPciIds, LooksUpDevicesTableDriven) {
@@ -64,8 +63,7 @@ TEST(FormatsPciIds, LooksUpDevicesTableDriven) {
         {0x0300, 0x0000, std::nullopt},  // class section ("C 03") is not a vendor
     };
     for (const auto& c : cases)
-        EXPECT_EQ(pci_ids_device_name(kPciIdsSample, c.vendor, c.device), c.name)
-            << std::hex << c.vendor << ":" << c.device;
+        EXPECT_EQ(pci_ids_device_name(kPciIdsSample, c.vendor, c.device), c.name) << std::hex << c.vendor << ":" << c.device;
 }
 
 TEST(FormatsPciIds, VendorNames) {

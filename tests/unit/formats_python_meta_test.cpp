@@ -11,7 +11,6 @@
 namespace cudoctor::formats {
 namespace {
 
-
 // ---- torch/version.py ------------------------------------------------------------------------
 
 TEST(FormatsPythonMeta, TorchVersionPyGenerations) {
@@ -51,8 +50,7 @@ TEST(FormatsPythonMeta, TorchVersionPyGenerations) {
         // torch 0.4.0 had three lines (tlee1987/ExploreModules36: torch/version.py).
         {"0.4.0", "__version__ = '0.4.0'\ndebug = False\ncuda = '9.1'\n", "0.4.0", "9.1", std::nullopt, ""},
         // A ROCm build, double quotes, CRLF.
-        {"rocm", "__version__ = \"2.3.0+rocm5.7\"\r\ncuda = None\r\nhip = \"5.7.31921\"\r\n", "2.3.0+rocm5.7",
-         std::nullopt, "5.7.31921", ""},
+        {"rocm", "__version__ = \"2.3.0+rocm5.7\"\r\ncuda = None\r\nhip = \"5.7.31921\"\r\n", "2.3.0+rocm5.7", std::nullopt, "5.7.31921", ""},
         // Indented or compared lines are not the assignment; the first top-level one is.
         {"tricky",
          "if False:\n    cuda = '1.0'\ncudax = '2.0'\ncuda == '3.0'\ncuda = '12.4'  # comment\ncuda = '9.9'\n"
@@ -72,9 +70,9 @@ TEST(FormatsPythonMeta, TorchVersionPyGenerations) {
 }
 
 TEST(FormatsPythonMeta, TorchVersionPyErrors) {
-    for (std::string text : {std::string(""), std::string("cuda = '12.1'\n"), std::string("__version__ = None\n"),
-                             std::string("  __version__ = '1.0'\n"), std::string("__version__ = '2.4.0\n"),
-                             std::string("__version__ = \x00'1'", 17), std::string(5000, '\'')}) {
+    for (std::string text :
+         {std::string(""), std::string("cuda = '12.1'\n"), std::string("__version__ = None\n"), std::string("  __version__ = '1.0'\n"),
+          std::string("__version__ = '2.4.0\n"), std::string("__version__ = \x00'1'", 17), std::string(5000, '\'')}) {
         const auto v = parse_torch_version_py(text);
         ASSERT_FALSE(v.has_value()) << text;
         EXPECT_EQ(v.error().code, Errc::parse);
@@ -174,16 +172,18 @@ TEST(FormatsPythonMeta, TfBuildInfoGenerations) {
 
 TEST(FormatsPythonMeta, TfBuildInfoShapes) {
     // A CPU wheel (TF >= 2.5): no CUDA keys at all.
-    auto v = parse_tf_build_info("build_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/gcc'), "
-                                 "('is_cuda_build', False), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n");
+    auto v = parse_tf_build_info(
+        "build_info = collections.OrderedDict([('cpu_compiler', '/usr/bin/gcc'), "
+        "('is_cuda_build', False), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n");
     ASSERT_TRUE(v.has_value());
     EXPECT_EQ(v->is_cuda_build, false);
     EXPECT_EQ(v->cuda_version, "");
     EXPECT_EQ(v->cudnn_version, "");
     // TF 2.17+ print a dict inside OrderedDict(...), double quotes, newlines between pairs.
-    v = parse_tf_build_info("build_info = collections.OrderedDict({\n  \"cuda_version\": \"12.5.1\",\n"
-                            "  \"cudnn_version\": \"9\",\n  \"cuda_compute_capabilities\": [\n\"sm_60\",\n\"compute_90\",\n],\n"
-                            "  \"is_cuda_build\":True})");
+    v = parse_tf_build_info(
+        "build_info = collections.OrderedDict({\n  \"cuda_version\": \"12.5.1\",\n"
+        "  \"cudnn_version\": \"9\",\n  \"cuda_compute_capabilities\": [\n\"sm_60\",\n\"compute_90\",\n],\n"
+        "  \"is_cuda_build\":True})");
     ASSERT_TRUE(v.has_value());
     EXPECT_EQ(v->cuda_version, "12.5.1");
     EXPECT_EQ(v->cudnn_version, "9");
@@ -196,8 +196,8 @@ TEST(FormatsPythonMeta, TfBuildInfoShapes) {
         const char* cudnn;
         const char* want_cudnn;
     };
-    for (const auto& s : {Suffix{"64_110", "11.0", "64_8", "8"}, Suffix{"64_92", "9.2", "64_7", "7"},
-                          Suffix{"64_1", "1", "64_", ""}, Suffix{"64_x1", "x1", "7.6.5", "7.6.5"}}) {
+    for (const auto& s : {Suffix{"64_110", "11.0", "64_8", "8"}, Suffix{"64_92", "9.2", "64_7", "7"}, Suffix{"64_1", "1", "64_", ""},
+                          Suffix{"64_x1", "x1", "7.6.5", "7.6.5"}}) {
         const auto text = std::string("{'cuda_version': '") + s.cuda + "', 'cudnn_version': '" + s.cudnn + "'}";
         v = parse_tf_build_info(text);
         ASSERT_TRUE(v.has_value()) << text;
@@ -216,16 +216,14 @@ TEST(FormatsPythonMeta, TfBuildInfoShapes) {
 }
 
 TEST(FormatsPythonMeta, TfBuildInfoErrors) {
-    for (std::string text : {std::string(""), std::string("import collections\nbuild_info = {}\n"),
-                             std::string("('cuda_version', 12.1)"), std::string("'is_cuda_build': Truthy"),
-                             std::string("'is_cuda_build': True_1"), std::string("is_cuda_build = Falsey\n"),
-                             std::string("('cuda_compute_capabilities', ['sm_52'"), std::string(3000, '\''),
-                             std::string("\0\xff'cuda_version',", 18)}) {
+    for (std::string text :
+         {std::string(""), std::string("import collections\nbuild_info = {}\n"), std::string("('cuda_version', 12.1)"),
+          std::string("'is_cuda_build': Truthy"), std::string("'is_cuda_build': True_1"), std::string("is_cuda_build = Falsey\n"),
+          std::string("('cuda_compute_capabilities', ['sm_52'"), std::string(3000, '\''), std::string("\0\xff'cuda_version',", 18)}) {
         const auto v = parse_tf_build_info(text);
         ASSERT_FALSE(v.has_value()) << text;
         EXPECT_EQ(v.error().code, Errc::parse);
-        EXPECT_EQ(v.error().message,
-                  "no cuda_version, cudnn_version, is_cuda_build or cuda_compute_capabilities in build_info.py");
+        EXPECT_EQ(v.error().message, "no cuda_version, cudnn_version, is_cuda_build or cuda_compute_capabilities in build_info.py");
     }
 }
 
@@ -248,18 +246,18 @@ TEST(FormatsPythonMeta, DistMetadata) {
     EXPECT_EQ(v->name, "torch");
     EXPECT_EQ(v->version, "2.4.0+cu121");
     EXPECT_EQ(v->requires_dist,
-              (std::vector<std::string>{
-                  "filelock",
-                  "nvidia-cudnn-cu12 ==9.1.0.70 ; platform_system == \"Linux\" and platform_machine == \"x86_64\"",
-                  "triton ==3.0.0 ; platform_system == \"Linux\" and platform_machine == \"x86_64\" and "
-                  "python_version < \"3.13\""}));
+              (std::vector<std::string>{"filelock",
+                                        "nvidia-cudnn-cu12 ==9.1.0.70 ; platform_system == \"Linux\" and platform_machine == \"x86_64\"",
+                                        "triton ==3.0.0 ; platform_system == \"Linux\" and platform_machine == \"x86_64\" and "
+                                        "python_version < \"3.13\""}));
 }
 
 TEST(FormatsPythonMeta, DistMetadataShapes) {
     // Old-style parenthesised specifiers, CRLF, lower-case names, folded lines, first Name wins.
-    auto v = parse_dist_metadata("metadata-version: 2.0\r\nname: jax-cuda12-plugin\r\nVERSION: 0.4.30\r\n"
-                                 "Description: a long\r\n        | folded: text\r\n"
-                                 "Requires-Dist: nvidia-cudnn-cu12 (>=8.9.2.26,<9.0)\r\nName: second\r\n");
+    auto v = parse_dist_metadata(
+        "metadata-version: 2.0\r\nname: jax-cuda12-plugin\r\nVERSION: 0.4.30\r\n"
+        "Description: a long\r\n        | folded: text\r\n"
+        "Requires-Dist: nvidia-cudnn-cu12 (>=8.9.2.26,<9.0)\r\nName: second\r\n");
     ASSERT_TRUE(v.has_value());
     EXPECT_EQ(v->name, "jax-cuda12-plugin");
     EXPECT_EQ(v->version, "0.4.30");
@@ -272,9 +270,8 @@ TEST(FormatsPythonMeta, DistMetadataShapes) {
 }
 
 TEST(FormatsPythonMeta, DistMetadataErrors) {
-    for (std::string text : {std::string(""), std::string("\nName: torch\n"), std::string("Version: 1.0\n"),
-                             std::string("Name:\n"), std::string(" Name: folded\n"), std::string("Name\n"),
-                             std::string("\0\xffName: x", 9)}) {
+    for (std::string text : {std::string(""), std::string("\nName: torch\n"), std::string("Version: 1.0\n"), std::string("Name:\n"),
+                             std::string(" Name: folded\n"), std::string("Name\n"), std::string("\0\xffName: x", 9)}) {
         const auto v = parse_dist_metadata(text);
         ASSERT_FALSE(v.has_value()) << text;
         EXPECT_EQ(v.error().code, Errc::parse);
@@ -303,8 +300,7 @@ TEST(FormatsPythonMeta, RealDistInfo) {
             EXPECT_EQ(v->requires_dist, (std::vector<std::string>{"nvidia-cublas"}));
         }
         if (v->name == "nvidia-cuda-nvcc") {
-            EXPECT_EQ(v->requires_dist,
-                      (std::vector<std::string>{"nvidia-nvvm", "nvidia-cuda-runtime", "nvidia-cuda-crt"}));
+            EXPECT_EQ(v->requires_dist, (std::vector<std::string>{"nvidia-nvvm", "nvidia-cuda-runtime", "nvidia-cuda-crt"}));
         }
     }
     EXPECT_GT(seen, 0);
@@ -338,8 +334,7 @@ TEST(FormatsPythonMeta, StringAssignment) {
     EXPECT_EQ(find_python_string_assignment(kJaxVersionPy, "_minimum_jaxlib_version"), "0.4.30");
     EXPECT_EQ(find_python_string_assignment(kJaxVersionPy, "__version__"), std::nullopt);
     EXPECT_EQ(find_python_string_assignment(kJaxVersionPy, "old_version_string"), std::nullopt);
-    EXPECT_EQ(find_python_string_assignment("_release_version: str | None = None\n", "_release_version"),
-              std::nullopt);
+    EXPECT_EQ(find_python_string_assignment("_release_version: str | None = None\n", "_release_version"), std::nullopt);
 
     struct Case {
         std::string text;
@@ -380,18 +375,20 @@ TEST(FormatsPythonMeta, StringAssignment) {
 
 TEST(FormatsPythonMeta, PyvenvCfg) {
     // python3 -m venv (CPython 3.11).
-    auto cfg = parse_pyvenv_cfg("home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n"
-                                "executable = /usr/bin/python3.11\ncommand = /usr/bin/python3 -m venv /tmp/v\n");
+    auto cfg = parse_pyvenv_cfg(
+        "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n"
+        "executable = /usr/bin/python3.11\ncommand = /usr/bin/python3 -m venv /tmp/v\n");
     EXPECT_EQ(cfg, (std::map<std::string, std::string>{{"home", "/usr/bin"},
                                                        {"include-system-site-packages", "false"},
                                                        {"version", "3.11.2"},
                                                        {"executable", "/usr/bin/python3.11"},
                                                        {"command", "/usr/bin/python3 -m venv /tmp/v"}}));
     // virtualenv writes version_info; keys are case-insensitive and the last one wins.
-    cfg = parse_pyvenv_cfg("home = /root/.pyenv/versions/3.11.7/bin\r\nimplementation = CPython\r\n"
-                           "version_info = 3.11.7.final.0\r\nvirtualenv = 20.25.0\r\n"
-                           "Include-System-Site-Packages = false\r\ninclude-system-site-packages=true\r\n"
-                           "no equals sign\r\n = empty key\r\nprompt = a = b\r\n");
+    cfg = parse_pyvenv_cfg(
+        "home = /root/.pyenv/versions/3.11.7/bin\r\nimplementation = CPython\r\n"
+        "version_info = 3.11.7.final.0\r\nvirtualenv = 20.25.0\r\n"
+        "Include-System-Site-Packages = false\r\ninclude-system-site-packages=true\r\n"
+        "no equals sign\r\n = empty key\r\nprompt = a = b\r\n");
     EXPECT_EQ(cfg.at("home"), "/root/.pyenv/versions/3.11.7/bin");
     EXPECT_EQ(cfg.at("version_info"), "3.11.7.final.0");
     EXPECT_EQ(cfg.at("include-system-site-packages"), "true");
@@ -409,8 +406,7 @@ TEST(FormatsPythonMeta, HostileInputsStayLinear) {
     for (int i = 0; i < 100000; ++i) unclosed += "X = '''\n";
     EXPECT_EQ(find_python_string_assignment(unclosed, "X"), "\nX = ");  // line 2 closes line 1's string
     // After an unclosed one, nothing is code any more.
-    EXPECT_EQ(find_python_string_assignment("X = '''\n" + std::string(200000, '\n') + "X = 'a'\n", "X"),
-              std::nullopt);
+    EXPECT_EQ(find_python_string_assignment("X = '''\n" + std::string(200000, '\n') + "X = 'a'\n", "X"), std::nullopt);
     std::string keys;
     for (int i = 0; i < 100000; ++i) keys += "'cuda_version': '''";
     EXPECT_FALSE(parse_tf_build_info(keys).has_value());

@@ -56,7 +56,8 @@ TEST(FormatsSafetensors, RealFileFromTorchKeepsHeaderOrder) {
 }
 
 TEST(FormatsSafetensors, HeaderLengthPastTheEnd) {
-    EXPECT_EQ(safetensors_error(corpus("safetensors", "huge_header_len.safetensors")).substr(0, 42), "header length 9223372036854775808 past the");
+    EXPECT_EQ(safetensors_error(corpus("safetensors", "huge_header_len.safetensors")).substr(0, 42),
+              "header length 9223372036854775808 past the");
     const std::string bytes = file("{}", 0);
     std::string longer = bytes;
     longer[0] = 100;
@@ -68,7 +69,8 @@ TEST(FormatsSafetensors, HeaderLengthPastTheEnd) {
 TEST(FormatsSafetensors, OffsetsOutsideTheData) {
     EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,4000]}})")),
               "tensor 'a': data offsets [0, 4000] outside the data (16 bytes)");
-    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})")), "tensor 'a': data_offsets [8, 4] end before they begin");
+    EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,4]}})")),
+              "tensor 'a': data_offsets [8, 4] end before they begin");
     EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[18446744073709551615,18446744073709551615]}})")),
               "tensor 'a': data offsets [18446744073709551615, 18446744073709551615] outside the data (16 bytes)");
 }
@@ -91,11 +93,13 @@ TEST(FormatsSafetensors, BadHeaders) {
     EXPECT_EQ(safetensors_error(file(R"({"a":{"shape":[2],"data_offsets":[0,16]}})")), "tensor 'a': no dtype");
     EXPECT_EQ(safetensors_error(file(R"({"a":{"dtype":"F32","shape":[2]}})")), "tensor 'a': no data_offsets [begin, end]");
     EXPECT_EQ(safetensors_error(file(R"({"__metadata__":[1]})")), "__metadata__ is not a JSON object");
-    EXPECT_EQ(safetensors_error(file(std::string(R"({"a":)") + std::string(400, '[') + std::string(400, ']') + "}")), "tensor 'a': not a JSON object");
+    EXPECT_EQ(safetensors_error(file(std::string(R"({"a":)") + std::string(400, '[') + std::string(400, ']') + "}")),
+              "tensor 'a': not a JSON object");
 }
 
 TEST(FormatsSafetensors, EveryDtypeName) {
-    for (const char* name : {"F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "BOOL"}) {
+    for (const char* name :
+         {"F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8", "I16", "I32", "I64", "U8", "U16", "U32", "U64", "BOOL"}) {
         auto t = dtype_from_name(name);
         ASSERT_TRUE(t) << name;
         EXPECT_EQ(dtype_name(*t), name);

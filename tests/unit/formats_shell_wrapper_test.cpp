@@ -17,7 +17,9 @@ TEST(FormatsShellWrapper, FindsTheExecTarget) {
         {"#!/bin/sh\nexec $CUDA_HOME/bin/nvcc \"$@\"\n", std::nullopt},
         {"#!/bin/sh\nexec nvcc \"$@\"\n", std::nullopt},
         {"#!/bin/sh\nexecutable=/x\n", std::nullopt},
-        {"\x7f" "ELF\x02\x01\x01", std::nullopt},
+        {"\x7f"
+         "ELF\x02\x01\x01",
+         std::nullopt},
         {"", std::nullopt},
         {"#!/bin/sh\nexec \"/unterminated\n", std::nullopt},
     };

@@ -23,7 +23,7 @@ Host rooted(const TempDir& dir) {
 TEST(Host, RootedPathsStayInsideTheRoot) {
     TempDir t;
     t.write("usr/local/cuda-12.4/version.json", "{}");
-    t.link("usr/local/cuda", "/usr/local/cuda-12.4");  // absolute target: re-rooted
+    t.link("usr/local/cuda", "/usr/local/cuda-12.4");     // absolute target: re-rooted
     t.link("usr/local/escape", "../../../../../../etc");  // ".." never climbs out of the root
     t.mkdir("etc");
     t.write("etc/marker", "inside");

@@ -14,14 +14,12 @@
 #include <gtest/gtest.h>
 
 #include "integration/run_cudoctor.hpp"
-#include "support/temp_dir.hpp"
 #include "support/files.hpp"
+#include "support/temp_dir.hpp"
 
 namespace cudoctor::test {
 
-inline void spill(const std::filesystem::path& p, std::string_view bytes) {
-    std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes;
-}
+inline void spill(const std::filesystem::path& p, std::string_view bytes) { std::ofstream(p, std::ios::binary | std::ios::trunc) << bytes; }
 
 /// Runs a tool with a plain PATH; fails the test when it does not exit 0. Returns stdout.
 inline std::string tool(const std::vector<std::string>& argv) {

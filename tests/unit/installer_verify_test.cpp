@@ -11,8 +11,7 @@ namespace {
 using installer::CheckStatus;
 using installer::Verdict;
 
-installer::VerifyReport verify(const std::filesystem::path& p, std::optional<std::string> sha256 = {},
-                               std::optional<std::string> md5 = {}) {
+installer::VerifyReport verify(const std::filesystem::path& p, std::optional<std::string> sha256 = {}, std::optional<std::string> md5 = {}) {
     installer::VerifyOptions o;
     o.path = p.string();
     o.sha256 = std::move(sha256);
@@ -116,8 +115,8 @@ TEST(InstallerVerify, TruncatedByHalf) {
     std::filesystem::resize_file(f, full / 2);
     const auto r = verify(f);
     EXPECT_EQ(r.verdict, Verdict::truncated) << dump(r);
-    expect_check(r, "size", CheckStatus::bad, std::to_string(full - full / 2) + " bytes) missing, " +
-                                                  std::to_string(full / 2 * 100 / full) + "% arrived");
+    expect_check(r, "size", CheckStatus::bad,
+                 std::to_string(full - full / 2) + " bytes) missing, " + std::to_string(full / 2 * 100 / full) + "% arrived");
 }
 
 TEST(InstallerVerify, TruncatedInsideTheHeader) {
@@ -142,8 +141,9 @@ TEST(InstallerVerify, CutAtFat32LimitSparse) {
     EXPECT_EQ(r.verdict, Verdict::fat32_cut) << dump(r);
     expect_check(r, "fat32", CheckStatus::bad, "4294967295");
     EXPECT_TRUE(fixes_mention(r, "exFAT")) << dump(r);
-    EXPECT_TRUE(fixes_mention(r, "https://developer.download.nvidia.com/compute/cuda/12.9.1/local_installers/"
-                                 "cuda_12.9.1_575.57.08_linux.run"));
+    EXPECT_TRUE(fixes_mention(r,
+                              "https://developer.download.nvidia.com/compute/cuda/12.9.1/local_installers/"
+                              "cuda_12.9.1_575.57.08_linux.run"));
     EXPECT_EQ(r.bytes_read, 0u);
 }
 
@@ -182,8 +182,9 @@ TEST(InstallerVerify, HtmlErrorPageUnderTheRunfileName) {
 
 TEST(InstallerVerify, S3XmlErrorAndJsonError) {
     TempDir t;
-    auto r = verify(t.write("a.run", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code>"
-                                     "<Message>Access Denied</Message></Error>"));
+    auto r = verify(t.write("a.run",
+                            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>AccessDenied</Code>"
+                            "<Message>Access Denied</Message></Error>"));
     EXPECT_EQ(r.verdict, Verdict::error_page) << dump(r);
     expect_check(r, "kind", CheckStatus::bad, "AccessDenied: Access Denied");
     r = verify(t.write("b.tar.xz", "{\"error\": \"token expired\"}"));

@@ -1,9 +1,9 @@
 // --kb DIR: a table dropped in a directory replaces the embedded one.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "kb/kb.hpp"
 
@@ -17,15 +17,13 @@ namespace {
 class KbOverride : public ::testing::Test {
   protected:
     void SetUp() override {
-        m_dir = fs::temp_directory_path() / ("cudoctor-kb-" + std::to_string(::getpid()) + "-" +
-                                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        m_dir = fs::temp_directory_path() /
+                ("cudoctor-kb-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(m_dir);
         fs::create_directories(m_dir);
     }
     void TearDown() override { fs::remove_all(m_dir); }
-    void write(const std::string& name, const std::string& text) {
-        std::ofstream(m_dir / name, std::ios::binary) << text;
-    }
+    void write(const std::string& name, const std::string& text) { std::ofstream(m_dir / name, std::ios::binary) << text; }
     std::string dir() const { return m_dir.string(); }
 
     fs::path m_dir;
@@ -47,7 +45,7 @@ TEST_F(KbOverride, ReplacesOnlyTheTablesPresent) {
     ASSERT_TRUE(kb) << kb.error().message;
     EXPECT_EQ(kb->gpu_by_pci_id(0x10de, 0x2684)->name, "Test GPU");
     EXPECT_EQ(kb->gpu_by_pci_id(0x10de, 0xabcd)->compute_capability, "12.0");
-    EXPECT_FALSE(kb->gpu_by_pci_id(0x10de, 0x2204));  // the whole table is replaced
+    EXPECT_FALSE(kb->gpu_by_pci_id(0x10de, 0x2204));                           // the whole table is replaced
     EXPECT_EQ(kb->max_cuda_for(*Version::parse("550.54.14"))->str(), "12.4");  // others stay embedded
     EXPECT_EQ(kb->overridden_tables(), (std::vector<std::string>{"gpus.tsv"}));
     EXPECT_EQ(kb->sources().size(), Kb::builtin().sources().size());
@@ -62,8 +60,7 @@ TEST_F(KbOverride, WrongColumnCountNamesFileAndLine) {
     const auto kb = Kb::load(dir());
     ASSERT_FALSE(kb);
     EXPECT_EQ(kb.error().code, Errc::parse);
-    EXPECT_EQ(kb.error().message, (fs::path(dir()) / "gpus.tsv").string() +
-                                      ":4: expected 11 tab-separated cells, found 5");
+    EXPECT_EQ(kb.error().message, (fs::path(dir()) / "gpus.tsv").string() + ":4: expected 11 tab-separated cells, found 5");
 }
 
 TEST_F(KbOverride, BadVersionNamesFileLineAndColumn) {
@@ -75,22 +72,21 @@ TEST_F(KbOverride, BadVersionNamesFileLineAndColumn) {
     const auto kb = Kb::load(dir());
     ASSERT_FALSE(kb);
     EXPECT_EQ(kb.error().code, Errc::parse);
-    EXPECT_EQ(kb.error().message, (fs::path(dir()) / "cuda_driver.tsv").string() +
-                                      ":3: column min_linux_driver: '55O.54.14' is not a version");
+    EXPECT_EQ(kb.error().message,
+              (fs::path(dir()) / "cuda_driver.tsv").string() + ":3: column min_linux_driver: '55O.54.14' is not a version");
 }
 
 TEST_F(KbOverride, MissingSourceLineOrColumnIsRefused) {
     write("gpu_chips.tsv", "chip_prefix\tarchitecture\tcompute_capability\texamples\tconfidence\tnote\n");
     auto kb = Kb::load(dir());
     ASSERT_FALSE(kb);
-    EXPECT_EQ(kb.error().message, (fs::path(dir()) / "gpu_chips.tsv").string() +
-                                      ":1: the first line must be '# source: …' naming where the facts come from");
+    EXPECT_EQ(kb.error().message,
+              (fs::path(dir()) / "gpu_chips.tsv").string() + ":1: the first line must be '# source: …' naming where the facts come from");
 
     write("gpu_chips.tsv", "# source: a test\nchip_prefix\tarchitecture\texamples\n");
     kb = Kb::load(dir());
     ASSERT_FALSE(kb);
-    EXPECT_EQ(kb.error().message,
-              (fs::path(dir()) / "gpu_chips.tsv").string() + ":2: missing column 'compute_capability'");
+    EXPECT_EQ(kb.error().message, (fs::path(dir()) / "gpu_chips.tsv").string() + ":2: missing column 'compute_capability'");
 }
 
 TEST_F(KbOverride, MissingDirectoryIsNotFound) {

@@ -197,7 +197,7 @@ TEST(KbCudaArch, ToolkitsSupporting) {
     EXPECT_EQ(builtin_kb().toolkits_supporting("sm_120")->first.str(), "12.8");
     EXPECT_EQ(str(builtin_kb().toolkits_supporting("10.1")->last), "12.9");  // renamed to 11.0 in 13.0
     EXPECT_EQ(builtin_kb().toolkits_supporting("11.0")->first.str(), "13.0");
-    EXPECT_FALSE(builtin_kb().toolkits_supporting("8.8"));   // nvcc 13.0 knows it; first toolkit unknown
+    EXPECT_FALSE(builtin_kb().toolkits_supporting("8.8"));  // nvcc 13.0 knows it; first toolkit unknown
     EXPECT_FALSE(builtin_kb().toolkits_supporting("10.7"));
     EXPECT_FALSE(builtin_kb().toolkits_supporting("1.0"));
     EXPECT_EQ(builtin_kb().arch_support("sm_75")->architecture, "Turing");
@@ -293,8 +293,7 @@ TEST(KbDistro, PackageNames) {
     EXPECT_EQ(builtin_kb().package_name("cuda_toolkit", {{"major", "12"}, {"minor", "4"}}), "cuda-toolkit-12-4");
     EXPECT_EQ(builtin_kb().package_name("ubuntu_driver_open", {{"branch", "580"}}), "nvidia-driver-580-open");
     EXPECT_EQ(builtin_kb().package_name("cudnn9", {{"major", "12"}}), "libcudnn9-cuda-12");
-    EXPECT_EQ(builtin_kb().package_name("cudnn8", {{"cudnn", "8.9.7.29"}, {"major", "12"}, {"minor", "2"}}),
-              "libcudnn8=8.9.7.29-1+cuda12.2");
+    EXPECT_EQ(builtin_kb().package_name("cudnn8", {{"cudnn", "8.9.7.29"}, {"major", "12"}, {"minor", "2"}}), "libcudnn8=8.9.7.29-1+cuda12.2");
     EXPECT_EQ(builtin_kb().package_name("cuda_keyring_url", {{"distro", "ubuntu2404"}, {"arch", "x86_64"}}),
               "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2404/x86_64/cuda-keyring_1.1-1_all.deb");
     EXPECT_EQ(builtin_kb().package_name("cuda_toolkit", {{"major", "12"}}), std::nullopt);  // {minor} unfilled

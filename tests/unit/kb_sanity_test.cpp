@@ -45,9 +45,8 @@ TEST(KbSanity, EveryEmbeddedTableParsesWithSourceAndFullRows) {
     // Every embedded table is read: by the KB, or by its own room (error_catalog.tsv by explain's
     // catalog loader, xid_codes.tsv by watch/xid_catalog.cpp).
     ASSERT_TRUE(Kb::load());
-    const auto other_readers = std::count_if(tables.begin(), tables.end(), [](const auto& t) {
-        return t.name == "error_catalog.tsv" || t.name == "xid_codes.tsv";
-    });
+    const auto other_readers = std::count_if(tables.begin(), tables.end(),
+                                             [](const auto& t) { return t.name == "error_catalog.tsv" || t.name == "xid_codes.tsv"; });
     EXPECT_EQ(kb_tables().sources().size() + static_cast<std::size_t>(other_readers), tables.size());
 }
 
@@ -200,9 +199,8 @@ TEST(KbSanity, CudnnRowsAreOrderedAndUnique) {
         if (i > 0) {
             EXPECT_LE(rows[i - 1].cudnn_first, c.cudnn_first);
         }
-        EXPECT_TRUE(keys.insert(c.cudnn_first.str() + "|" + c.package_variant + "|" + c.cuda_min.str() + "|" +
-                                c.cuda_max.str() + "|" + c.cc_max)
-                        .second)
+        EXPECT_TRUE(
+            keys.insert(c.cudnn_first.str() + "|" + c.package_variant + "|" + c.cuda_min.str() + "|" + c.cuda_max.str() + "|" + c.cc_max).second)
             << "duplicate row";
         if (!c.cc_min.empty()) {
             EXPECT_TRUE(ccs.contains(c.cc_min)) << c.cc_min;
@@ -253,10 +251,9 @@ TEST(KbSanity, TensorflowDistroAndPackageKeysAreUnique) {
         EXPECT_TRUE(distros.insert(d.distro + "|" + d.version).second) << d.distro << d.version;
     }
     // Placeholders are the documented ones; every template fills with all of them given.
-    const std::map<std::string, std::string> all = {
-        {"branch", "580"},  {"major", "12"},     {"minor", "4"},    {"release", "12.4.1"},
-        {"runfile", "r"},   {"distro", "d"},     {"arch", "x86_64"}, {"flavour", "generic"},
-        {"cudnn", "9.1.0"}, {"gcc", "12"},       {"variant", "cu124"}};
+    const std::map<std::string, std::string> all = {{"branch", "580"},  {"major", "12"}, {"minor", "4"},      {"release", "12.4.1"},
+                                                    {"runfile", "r"},   {"distro", "d"}, {"arch", "x86_64"},  {"flavour", "generic"},
+                                                    {"cudnn", "9.1.0"}, {"gcc", "12"},   {"variant", "cu124"}};
     std::set<std::string> names;
     for (const auto& p : kb_tables().package_table()) {
         EXPECT_TRUE(names.insert(p.name).second) << p.name;

@@ -7,8 +7,7 @@ using cudoctor::kb::RowView;
 using cudoctor::kb::Table;
 
 TEST(KbTable, ReadsSourceHeaderRowsAndSkipsComments) {
-    const auto t = Table::parse("t.tsv",
-                                "# source: somewhere\r\n# a comment\r\na\tb\r\n 1 \t\r\n\r\n# later\r\nx\ty\r\n");
+    const auto t = Table::parse("t.tsv", "# source: somewhere\r\n# a comment\r\na\tb\r\n 1 \t\r\n\r\n# later\r\nx\ty\r\n");
     ASSERT_TRUE(t) << t.error().message;
     EXPECT_EQ(t->source(), "somewhere");
     EXPECT_EQ(t->header(), (std::vector<std::string>{"a", "b"}));
@@ -25,8 +24,7 @@ TEST(KbTable, RejectsMalformedTablesNamingFileAndLine) {
     auto t = Table::parse("t.tsv", "a\tb\n1\t2\n");
     ASSERT_FALSE(t);
     EXPECT_EQ(t.error().code, Errc::parse);
-    EXPECT_EQ(t.error().message,
-              "t.tsv:1: the first line must be '# source: …' naming where the facts come from");
+    EXPECT_EQ(t.error().message, "t.tsv:1: the first line must be '# source: …' naming where the facts come from");
 
     t = Table::parse("t.tsv", "# source:   \na\n");
     EXPECT_EQ(t.error().message, "t.tsv:1: the '# source:' line names no source");

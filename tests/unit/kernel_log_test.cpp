@@ -130,7 +130,8 @@ TEST(KernelLog, OtherSourcesOfTheSameLine) {
 TEST(KernelLog, FriendsOfXid) {
     // Message texts as the driver prints them (nvidia kernel module sources); SXid form from
     // NVIDIA's Xid catalogue.
-    auto sxid = parse_kernel_line("nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 12028, Non-fatal, Link 43 egress non-posted PRIV error (First)");
+    auto sxid =
+        parse_kernel_line("nvidia-nvswitch3: SXid (PCI:0000:86:00.0): 12028, Non-fatal, Link 43 egress non-posted PRIV error (First)");
     ASSERT_TRUE(sxid);
     EXPECT_EQ(sxid->kind, KernelEventKind::sxid);
     EXPECT_EQ(sxid->code, 12028);

@@ -48,7 +48,8 @@ TEST(OpencvCmakeLog, EarlyMessagesAndSummaryOfOneLog) {
     EXPECT_FALSE(log.find("openjpeg")->found);
     ASSERT_NE(log.find("ZLIB"), nullptr);
     EXPECT_TRUE(log.find("ZLIB")->found);
-    EXPECT_EQ(log.find("ZLIB")->detail, "/usr/lib/x86_64-linux-gnu/libz.so (found suitable version \"1.2.11\", minimum required is \"1.2.3\")");
+    EXPECT_EQ(log.find("ZLIB")->detail,
+              "/usr/lib/x86_64-linux-gnu/libz.so (found suitable version \"1.2.11\", minimum required is \"1.2.3\")");
     ASSERT_TRUE(log.python3);  // the block heading is the last line: present, empty
     EXPECT_FALSE(log.python3->numpy_found());
 }
@@ -87,7 +88,8 @@ TEST(OpencvCmakeLog, WrappedErrorMessageJoined) {
     const auto log = parse_opencv_build_log(fixture("dnn_cc53_15930.log"));
     ASSERT_EQ(log.errors.size(), 1u);
     EXPECT_EQ(log.errors[0].where, "modules/dnn/CMakeLists.txt:97 (message)");
-    EXPECT_EQ(log.errors[0].text, "CUDA backend for DNN module requires CC 5.3 or higher.  Please remove unsupported architectures from CUDA_ARCH_BIN option.");
+    EXPECT_EQ(log.errors[0].text,
+              "CUDA backend for DNN module requires CC 5.3 or higher.  Please remove unsupported architectures from CUDA_ARCH_BIN option.");
     EXPECT_TRUE(log.configuring_incomplete);
     const auto cudnn = parse_opencv_build_log(fixture("dnn_requires_cudnn_chrismeunier5.log"));
     ASSERT_EQ(cudnn.errors.size(), 1u);
@@ -169,7 +171,10 @@ TEST(OpencvCmakeLog, NumpyNoAsOpenCvPrintsIt) {
 }
 
 TEST(OpencvCmakeLog, NotALogGivesNothing) {
-    for (std::string_view junk : {std::string_view(""), std::string_view("hello world\n"), std::string_view("\x7f" "ELF\x02\x01\x01\0\0\0", 10),
+    for (std::string_view junk : {std::string_view(""), std::string_view("hello world\n"),
+                                  std::string_view("\x7f"
+                                                   "ELF\x02\x01\x01\0\0\0",
+                                                   10),
                                   std::string_view("::::\n:\n-- :\n#1 2 3\n")}) {
         const auto log = parse_opencv_build_log(junk);
         EXPECT_FALSE(log.has_summary);

@@ -24,9 +24,10 @@ TEST(OpencvCv2Answer, ImportErrorFromARealPythonWithoutCv2) {
 }
 
 TEST(OpencvCv2Answer, LinesBeforeTheObjectAreIgnored) {
-    auto a = parse_cv2_answer("sitecustomize says hello\n{\"version\": \"4.10.0\", \"file\": \"/x/cv2/__init__.py\", "
-                              "\"build_information\": \"General configuration for OpenCV 4.10.0 ===\", \"cuda_devices\": 1, "
-                              "\"libraries\": [\"/x/cv2/cv2.abi3.so\", 7]}\n");
+    auto a = parse_cv2_answer(
+        "sitecustomize says hello\n{\"version\": \"4.10.0\", \"file\": \"/x/cv2/__init__.py\", "
+        "\"build_information\": \"General configuration for OpenCV 4.10.0 ===\", \"cuda_devices\": 1, "
+        "\"libraries\": [\"/x/cv2/cv2.abi3.so\", 7]}\n");
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_EQ(a->version, "4.10.0");
     EXPECT_EQ(a->cuda_devices, 1);

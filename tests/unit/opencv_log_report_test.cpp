@@ -110,8 +110,8 @@ TEST(OpencvLogReport, PythonUnavailableAndNumpyMissing) {
 
     LogContext ctx{false, {}, nullptr};
     const auto numpy = judge_log(formats::parse_opencv_build_log("  Python 3:\n    Interpreter:  /usr/bin/python3 (ver 3.10.12)\n"
-                                                                  "    Libraries:    /usr/lib/x86_64-linux-gnu/libpython3.10.so\n"
-                                                                  "    numpy:        NO (Python3 wrappers can not be generated)\n"),
+                                                                 "    Libraries:    /usr/lib/x86_64-linux-gnu/libpython3.10.so\n"
+                                                                 "    numpy:        NO (Python3 wrappers can not be generated)\n"),
                                  ctx);
     ASSERT_NE(topic(numpy, "Python 3"), nullptr);
     EXPECT_EQ(topic(numpy, "Python 3")->summary, "numpy: NO (Python3 wrappers can not be generated)");

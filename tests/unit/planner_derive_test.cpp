@@ -19,7 +19,7 @@ const kb::Kb& builtin_kb() { return kb::Kb::builtin(); }
 
 /// A machine as the probes would describe it.
 struct Machine {
-    std::string gpu;     ///< gpus.tsv name ("" = no GPU on the PCI bus)
+    std::string gpu;  ///< gpus.tsv name ("" = no GPU on the PCI bus)
     std::string os = "ubuntu";
     std::string version = "22.04";
     std::string driver;  ///< "" = none
@@ -135,11 +135,11 @@ struct Case {
     std::vector<std::string> needs;
     std::string gpu_override;  ///< --gpu (the machine shows none: WSL2, VM)
     // expectations
-    std::vector<std::string> steps;     ///< layers in order; empty with refused
-    std::string cuda_chosen;            ///< "11.8"
-    std::string variant;                ///< "cu118"
-    std::string refused_contains;       ///< non-empty: the plan is refused with this in the reason
-    std::string nearest;                ///< the nearest working release named
+    std::vector<std::string> steps;  ///< layers in order; empty with refused
+    std::string cuda_chosen;         ///< "11.8"
+    std::string variant;             ///< "cu118"
+    std::string refused_contains;    ///< non-empty: the plan is refused with this in the reason
+    std::string nearest;             ///< the nearest working release named
     std::vector<std::string> commands_contain;
 };
 
@@ -175,6 +175,8 @@ const Machine kRtx5090Noble{"RTX 5090", "ubuntu", "24.04", ""};
 const Machine kGtx1080TiJammy{"GTX 1080 Ti", "ubuntu", "22.04", ""};
 const Machine kWsl{"", "ubuntu", "22.04", "", true};
 
+// Not clang-formatted: one combination per case, as the table reads.
+// clang-format off
 INSTANTIATE_TEST_SUITE_P(
     Real, PlanCombinations,
     ::testing::Values(
@@ -211,6 +213,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"VmWithoutGpuRefused", Machine{"", "ubuntu", "22.04", "", false, "vmware"}, "torch==2.4", "", {}, "", {}, "", "",
              "virtual machine", "", {}}),
     [](const auto& info) { return info.param.name; });
+// clang-format on
 
 TEST(PlanCombinations, OfflineUsesRunfilesAndTheTarArchive) {
     Request r = request("", "12.4", {"cudnn"});

@@ -9,9 +9,9 @@ TEST(Text, PrintableKeepsUtf8AndMasksGarbage) {
     EXPECT_EQ(text::printable("gcc ≤ 13 …"), "gcc ≤ 13 …");
     EXPECT_EQ(text::printable("a\x01\nb\x7f"), "a??b?");
     EXPECT_EQ(text::printable("\xff\xfe ok"), "?? ok");
-    EXPECT_EQ(text::printable("\xe2\x89"), "??");          // a cut multi-byte sequence
-    EXPECT_EQ(text::printable("\xc0\xaf"), "??");          // overlong '/'
-    EXPECT_EQ(text::printable("\xed\xa0\x80"), "???");     // a UTF-16 surrogate
+    EXPECT_EQ(text::printable("\xe2\x89"), "??");       // a cut multi-byte sequence
+    EXPECT_EQ(text::printable("\xc0\xaf"), "??");       // overlong '/'
+    EXPECT_EQ(text::printable("\xed\xa0\x80"), "???");  // a UTF-16 surrogate
     EXPECT_EQ(text::printable("abcdef", 3), "abc…");
     // The cut never splits a character nor lets one reach past `max` bytes (found by fuzzing
     // kernel_log: a 300-byte field came out 301 bytes long).

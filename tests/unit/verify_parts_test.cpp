@@ -36,8 +36,9 @@ TEST(VisibleDevices, EmptyHidesEveryGpu) {
 TEST(VisibleDevices, MinusOneAndWordsAreInvalid) {
     auto minus = check_visible_devices("-1");
     EXPECT_TRUE(minus.hides_all);
-    EXPECT_EQ(minus.problem, "\"-1\" is neither a GPU index nor a GPU UUID (a negative index hides every GPU from it on), so the "
-                             "driver stops reading the list there");
+    EXPECT_EQ(minus.problem,
+              "\"-1\" is neither a GPU index nor a GPU UUID (a negative index hides every GPU from it on), so the "
+              "driver stops reading the list there");
     auto word = check_visible_devices("none");
     EXPECT_TRUE(word.hides_all);
     auto later = check_visible_devices("0,gpu1,2");
@@ -54,8 +55,9 @@ TEST(CheckOutput, KernelVerdicts) {
     auto wrong = parse_check_output("cudoctor-check: kernel wrong 524288 1048576 524288 4025479151\n");
     ASSERT_TRUE(wrong);
     EXPECT_EQ(wrong->kind, CheckOutcome::Kind::wrong);
-    EXPECT_EQ(wrong->summary, "524288 of 1048576 threads wrote a wrong value; the first at index 524288: 0xEFEFEFEF (still the "
-                              "poison: that thread never ran)");
+    EXPECT_EQ(wrong->summary,
+              "524288 of 1048576 threads wrote a wrong value; the first at index 524288: 0xEFEFEFEF (still the "
+              "poison: that thread never ran)");
 }
 
 TEST(CheckOutput, GemmAndErrors) {
@@ -137,8 +139,8 @@ TEST(ReportJson, RoundTripAndVerdict) {
     r.root = "/";
     r.levels.push_back({1, "driver and GPU visible", {{"driver-api", "the driver API answers", Status::pass, "ok"}}});
     EXPECT_TRUE(all_passed(r));
-    r.levels[0].steps.push_back({"nvml", "NVML answers", Status::fail, "nvmlInit_v2() = 18", "mismatch", "sudo reboot",
-                                 "driver-library-mismatch", {{"library", "/x"}}});
+    r.levels[0].steps.push_back(
+        {"nvml", "NVML answers", Status::fail, "nvmlInit_v2() = 18", "mismatch", "sudo reboot", "driver-library-mismatch", {{"library", "/x"}}});
     EXPECT_FALSE(all_passed(r));
     EXPECT_EQ(first_failure(r)->id, "nvml");
     const auto text = to_json_text(r);

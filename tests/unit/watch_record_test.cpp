@@ -36,7 +36,8 @@ TEST(WatchRecord, WrittenRowsReadBackAndAFolderIsNeverReused) {
         g.temperature_c = 61;
         ASSERT_TRUE(log->gpu(12.5, "2025-01-12T10:00:12.500Z", g));
         ASSERT_TRUE(log->process(12.5, "2025-01-12T10:00:12.500Z", {1, 4242, 1000, "python, the 3rd"}));
-        ASSERT_TRUE(log->event({13, "2025-01-12T10:00:13.000Z", "xid", 79, "0000:07:00", 4242, "python3", "Xid 79: GPU has fallen off the bus."}));
+        ASSERT_TRUE(
+            log->event({13, "2025-01-12T10:00:13.000Z", "xid", 79, "0000:07:00", 4242, "python3", "Xid 79: GPU has fallen off the bus."}));
         auto again = SampleLog::create(out, {});
         ASSERT_FALSE(again);
         EXPECT_EQ(again.error().code, Errc::usage);
@@ -74,8 +75,9 @@ TEST(WatchRecord, XidTable) {
     EXPECT_EQ(xids->find(31)->meaning, "GPU memory page fault");
     EXPECT_EQ(xids->find(48)->cause, "memory");
     EXPECT_FALSE(xids->find(1));
-    auto bad = XidCatalog::parse("x.tsv", "# source: a test table of at least twenty characters\ncode\tmnemonic\tmeaning\tcause\taction\tadvice\n"
-                                          "13\tM\tMeaning\tgremlins\tRESTART_APP\tdo\n");
+    auto bad = XidCatalog::parse("x.tsv",
+                                 "# source: a test table of at least twenty characters\ncode\tmnemonic\tmeaning\tcause\taction\tadvice\n"
+                                 "13\tM\tMeaning\tgremlins\tRESTART_APP\tdo\n");
     ASSERT_FALSE(bad);
     EXPECT_EQ(bad.error().message, "x.tsv:3: column cause: unknown cause 'gremlins'");
     EXPECT_FALSE(XidCatalog::load(std::string("/nonexistent/kb")));

@@ -18,7 +18,8 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
 /// `hours` of samples every `step_s`, value(t_seconds) in MiB plus Gaussian noise of `noise` MiB.
-template <class F> std::vector<Point> series(double hours, double step_s, double noise, F value, unsigned seed = 1) {
+template <class F>
+std::vector<Point> series(double hours, double step_s, double noise, F value, unsigned seed = 1) {
     std::mt19937 rng(seed);
     std::normal_distribution<double> n(0, noise);
     std::vector<Point> p;

@@ -19,8 +19,12 @@
 
 typedef int nvmlReturn_t;
 typedef struct StubDevice* nvmlDevice_t;
-typedef struct { unsigned long long total, free, used; } nvmlMemory_t;
-typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
+typedef struct {
+    unsigned long long total, free, used;
+} nvmlMemory_t;
+typedef struct {
+    unsigned int gpu, memory;
+} nvmlUtilization_t;
 typedef struct {
     char busIdLegacy[16];
     unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
@@ -35,7 +39,9 @@ typedef struct {
 enum { kSuccess = 0, kUninitialized = 1, kInvalidArgument = 2, kNotSupported = 3, kInsufficientSize = 7, kUnknown = 999 };
 enum { kMaxProcesses = 32 };
 
-struct StubDevice { int index; };
+struct StubDevice {
+    int index;
+};
 static struct StubDevice g_device;
 static int g_initialised;
 static struct {
@@ -47,7 +53,7 @@ static struct {
 } g_row;
 
 static const unsigned long long kMiB = 1024ULL * 1024ULL;
-static const unsigned long long kTotalMiB = 81559;  /* an 80 GB board */
+static const unsigned long long kTotalMiB = 81559; /* an 80 GB board */
 
 /* The n-th tab-separated field of `line` (0-based) copied into out. */
 static void field(const char* line, int n, char* out, size_t size) {
@@ -89,7 +95,7 @@ static int load_row(void) {
     if (!f) return -1;
     const long wanted = read_cursor(cursor_path);
     static char line[4096], chosen[4096];
-    long row = -1;  /* the header row is skipped */
+    long row = -1; /* the header row is skipped */
     int have = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n') continue;
@@ -105,13 +111,20 @@ static int load_row(void) {
     const int fresh = row == wanted;
     write_cursor(cursor_path, wanted + 1);
     char cell[2048];
-    field(chosen, 0, cell, sizeof cell); g_row.used_mib = strtoull(cell, NULL, 10);
-    field(chosen, 1, cell, sizeof cell); g_row.util_gpu = (unsigned)strtoul(cell, NULL, 10);
-    field(chosen, 2, cell, sizeof cell); g_row.util_mem = (unsigned)strtoul(cell, NULL, 10);
-    field(chosen, 3, cell, sizeof cell); g_row.temp = (unsigned)strtoul(cell, NULL, 10);
-    field(chosen, 4, cell, sizeof cell); g_row.power_w = (unsigned)strtoul(cell, NULL, 10);
-    field(chosen, 5, cell, sizeof cell); g_row.sm_mhz = (unsigned)strtoul(cell, NULL, 10);
-    field(chosen, 6, cell, sizeof cell); g_row.mem_mhz = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 0, cell, sizeof cell);
+    g_row.used_mib = strtoull(cell, NULL, 10);
+    field(chosen, 1, cell, sizeof cell);
+    g_row.util_gpu = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 2, cell, sizeof cell);
+    g_row.util_mem = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 3, cell, sizeof cell);
+    g_row.temp = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 4, cell, sizeof cell);
+    g_row.power_w = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 5, cell, sizeof cell);
+    g_row.sm_mhz = (unsigned)strtoul(cell, NULL, 10);
+    field(chosen, 6, cell, sizeof cell);
+    g_row.mem_mhz = (unsigned)strtoul(cell, NULL, 10);
     field(chosen, 7, cell, sizeof cell);
     g_row.count = 0;
     for (char* tok = strtok(cell, " "); tok && g_row.count < kMaxProcesses; tok = strtok(NULL, " ")) {
@@ -175,9 +188,9 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t* dev
     return kSuccess;
 }
 
-#define CHECK_DEVICE(d) \
-    do { \
-        if (!g_initialised) return kUninitialized; \
+#define CHECK_DEVICE(d)                                \
+    do {                                               \
+        if (!g_initialised) return kUninitialized;     \
         if ((d) != &g_device) return kInvalidArgument; \
     } while (0)
 
