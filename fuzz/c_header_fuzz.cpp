@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace cudoctor::formats;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     (void)find_define_int(text, "CUDA_VERSION");
-    if (const auto nl = text.find('\n'); nl != std::string_view::npos && nl < 64)
+    if (const auto nl = text.find('\n'); nl < 64)  // npos is not
         (void)find_define_int(text.substr(nl + 1), text.substr(0, nl));
     if (auto v = parse_cuda_h_version(text); v && v->size() != 2) __builtin_trap();
     if (auto v = parse_cudnn_version_header(text); v && v->size() != 3) __builtin_trap();

@@ -22,6 +22,7 @@ struct ComputeCapability {
     int minor = 0;
     /// "8.9"
     std::string str() const;
+    // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads the defaulted comparison
     friend auto operator<=>(const ComputeCapability&, const ComputeCapability&) = default;
 };
 

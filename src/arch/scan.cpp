@@ -103,6 +103,7 @@ std::vector<TargetSummary> summarize(const FileScan& scan) {
         }
     }
     std::vector<TargetSummary> out;
+    out.reserve(by_target.size());
     for (auto& [key, t] : by_target) out.push_back(std::move(t));
     return out;
 }
@@ -143,7 +144,7 @@ Expected<FileScan> scan_elf_bytes(std::string_view bytes, ScanDepth depth, const
             }
         }
     } else if (elf->sections.empty() && !elf->segments.empty()) {
-        scan.problems.push_back("no section headers: only a full scan (--deep) searches the loadable segments");
+        scan.problems.emplace_back("no section headers: only a full scan (--deep) searches the loadable segments");
     }
     return scan;
 }

@@ -58,6 +58,7 @@ ExitStatus run_modulefile(const ModulefileOptions& options) {
     }
     const auto flavour = options.lmod ? toolkits::ModuleFlavour::lua : toolkits::ModuleFlavour::tcl;
     std::vector<toolkits::ModuleFile> files;
+    files.reserve(chosen.size());
     for (auto i : chosen) files.push_back(toolkits::make_modulefile(*all[i], names[i], flavour));
 
     if (options.dir) {

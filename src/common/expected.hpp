@@ -31,8 +31,11 @@ template <class T, class E>
 class BasicExpected {
   public:
     BasicExpected() requires std::is_default_constructible_v<T> : m_v(std::in_place_index<0>) {}
+    // Constrained as std::expected's own converting constructor, which clang-tidy cannot see.
+    // NOLINTBEGIN(bugprone-forwarding-reference-overload)
     template <class U = T>
     requires std::is_constructible_v<T, U&&> BasicExpected(U&& v) : m_v(std::in_place_index<0>, std::forward<U>(v)) {}
+    // NOLINTEND(bugprone-forwarding-reference-overload)
     template <class G>
     BasicExpected(Unexpected<G> u) : m_v(std::in_place_index<1>, std::move(u).error()) {}
     bool has_value() const { return m_v.index() == 0; }

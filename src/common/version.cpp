@@ -52,7 +52,7 @@ std::string Version::str() const {
 std::strong_ordering operator<=>(const Version& a, const Version& b) {
     const std::size_t n = std::max(a.size(), b.size());
     for (std::size_t i = 0; i < n; ++i) {
-        if (auto c = a.part(i) <=> b.part(i); c != 0) return c;
+        if (auto c = a.part(i) <=> b.part(i); std::is_neq(c)) return c;
     }
     return std::strong_ordering::equal;
 }

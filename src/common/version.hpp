@@ -32,7 +32,7 @@ class Version {
     std::string str() const;
 
     friend std::strong_ordering operator<=>(const Version& a, const Version& b);
-    friend bool operator==(const Version& a, const Version& b) { return (a <=> b) == 0; }
+    friend bool operator==(const Version& a, const Version& b) { return std::is_eq(a <=> b); }
 
   private:
     std::vector<int> m_parts;

@@ -18,7 +18,7 @@ class NameMap {
     Expected<void> add(std::string_view rule);
     /// Adds every line of a map file: "OLD=NEW" or "OLD NEW", '#' comments, blank lines ignored.
     /// Errc::parse "line N: …" for a line that is not a rule.
-    Expected<void> add_file(std::string_view text);
+    Expected<void> add_file(std::string_view content);
     /// The name REF's `name` has in TEST: the first exact rule that names it, else the first
     /// prefix rule (in the order given) that matches, else `name` itself.
     std::string to_test(std::string_view name) const;

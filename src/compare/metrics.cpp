@@ -78,7 +78,7 @@ __attribute__((target_clones("avx2", "default"))) BlockResult block_kernel(const
         V4d a, b;
         std::memcpy(&a, t + i, sizeof a);
         std::memcpy(&b, r + i, sizeof b);
-        const V4l nan_a = a != a, nan_b = b != b;
+        const V4l nan_a = a != a, nan_b = b != b;  // NOLINT(misc-redundant-expression): x != x is true exactly in NaN lanes
         const V4d aa = vabs(a), ab = vabs(b);
         const V4l inf_a = aa == inf, inf_b = ab == inf;
         const V4l finite = ~(nan_a | nan_b | inf_a | inf_b);

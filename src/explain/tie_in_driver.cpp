@@ -53,20 +53,20 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
     for (const auto& g : snap.gpus) {
         if (g.bound_driver == "nouveau") {
             confirms(c, "nouveau (the open-source driver) holds the GPU " + g.bus_id);
-            fix.push_back(
+            fix.emplace_back(
                 "echo -e 'blacklist nouveau\\noptions nouveau modeset=0' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\nsudo update-initramfs -u");
             break;
         }
     }
     if (snap.platform.secure_boot == "enabled" && !d.packages.empty()) {
         confirms(c, "Secure Boot is enabled and a driver is installed: an unsigned nvidia module is refused at load");
-        fix.push_back("sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   # enrol the DKMS signing key, then reboot and confirm it");
+        fix.emplace_back("sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   # enrol the DKMS signing key, then reboot and confirm it");
     }
     for (const auto& m : snap.platform.dkms) {
         if (m.module == "nvidia" && !m.built_for_running_kernel) {
             confirms(c, fmt::format("DKMS built nvidia {} for kernel {}, not for the running kernel {}", m.version, m.kernel,
                                     snap.platform.kernel));
-            fix.push_back("sudo apt-get install -y linux-headers-$(uname -r)\nsudo dkms autoinstall");
+            fix.emplace_back("sudo apt-get install -y linux-headers-$(uname -r)\nsudo dkms autoinstall");
             break;
         }
     }

@@ -53,6 +53,7 @@ std::vector<DriftGroup> group_drift(const FleetReport& r) {
         by_lines[lines].push_back(d.node);
     }
     std::vector<DriftGroup> groups;
+    groups.reserve(by_lines.size());
     for (auto& [lines, nodes] : by_lines) groups.push_back({lines, std::move(nodes)});
     std::stable_sort(groups.begin(), groups.end(), [](const DriftGroup& a, const DriftGroup& b) { return a.nodes.size() > b.nodes.size(); });
     return groups;
@@ -139,7 +140,7 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
 }
 
 void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
-    auto cell = [](std::string s) {
+    auto cell = [](const std::string& s) {
         std::string e;
         for (char c : s) {
             if (c == '|') e += "\\|";

@@ -32,6 +32,7 @@ std::vector<std::string> gpu_items(const std::vector<snapshot::Gpu>& gpus) {
         ++count[name];
     }
     std::vector<std::string> items;
+    items.reserve(count.size());
     for (const auto& [name, n] : count) items.push_back(n == 1 ? name : name + " ×" + std::to_string(n));
     return items;
 }
@@ -82,6 +83,7 @@ std::vector<std::string> cudnn_items(const std::vector<snapshot::Cudnn>& cudnn) 
 
 std::vector<std::string> framework_items(const std::vector<snapshot::Framework>& frameworks) {
     std::vector<std::string> items;
+    items.reserve(frameworks.size());
     for (const auto& f : frameworks) items.push_back(f.name + " " + (f.version.empty() ? "?" : f.version));
     sort_unique(items);
     return items;

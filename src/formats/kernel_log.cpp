@@ -113,7 +113,7 @@ void read_pid_and_name(std::string_view rest, KernelEvent& e) {
 bool read_xid_body(std::string_view body, KernelEvent& e) {
     if (!body.starts_with('(')) return false;
     auto close = body.find(')');
-    if (close == std::string_view::npos || close > 64) return false;
+    if (close > 64) return false;  // npos too
     auto where = body.substr(1, close - 1);
     if (where.starts_with("PCI:")) where.remove_prefix(4);
     e.pci = text::to_lower(where);
@@ -169,7 +169,7 @@ std::optional<KernelEvent> parse_one(std::string_view line) {
             if (!message.starts_with(lead)) continue;
             auto addr = message.substr(lead.size());
             auto end = addr.find(": ");
-            if (end != std::string_view::npos && end < 20 && addr.find(':') < end) e.pci = without_function(addr.substr(0, end));
+            if (end < 20 && addr.find(':') < end) e.pci = without_function(addr.substr(0, end));
             break;
         }
     } else {
@@ -214,7 +214,7 @@ std::vector<KernelEvent> parse_kernel_log(std::string_view text, std::size_t max
         if (auto at = line.find("NVRM: GPU at PCI:"); at != std::string_view::npos) {
             auto rest = line.substr(at + 17);
             auto sep = rest.find(": GPU-");
-            if (sep != std::string_view::npos && sep < 20) {
+            if (sep < 20) {  // npos is not
                 auto uuid = rest.substr(sep + 2);
                 auto end = uuid.find_first_of(" \t");
                 uuids[text::to_lower(rest.substr(0, sep))] = text::printable(uuid.substr(0, end), 61);

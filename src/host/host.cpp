@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <ranges>
 
 #include "common/text.hpp"
 
@@ -41,8 +42,8 @@ FileInfo to_info(const struct stat& st) {
 
 void push_components(std::deque<std::string>& pending, std::string_view path) {
     auto parts = text::split(path, '/');
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-        if (!it->empty() && *it != ".") pending.emplace_front(*it);
+    for (auto& part : std::ranges::reverse_view(parts)) {
+        if (!part.empty() && part != ".") pending.emplace_front(part);
     }
 }
 

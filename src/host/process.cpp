@@ -44,11 +44,13 @@ Expected<ProcessResult> Host::run(const std::vector<std::string>& argv, std::chr
         return fail(Errc::io, std::string("pipe: ") + std::strerror(errno));
     }
     std::vector<char*> args;
+    args.reserve(argv.size());
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> env_strings;
     for (const auto& [k, v] : m_env) env_strings.push_back(k + "=" + v);
     std::vector<char*> envp;
+    envp.reserve(env_strings.size());
     for (auto& e : env_strings) envp.push_back(e.data());
     envp.push_back(nullptr);
 

@@ -121,6 +121,7 @@ PassResult run_single_pass(int fd, std::uint64_t size, const std::vector<ByteSin
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     Pool pool;
     std::vector<std::unique_ptr<Worker>> workers;
+    workers.reserve(sinks.size());
     for (auto* s : sinks) workers.push_back(std::make_unique<Worker>(s, pool));
 
     std::uint64_t offset = 0;

@@ -41,7 +41,7 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
             break;
         case Verdict::not_an_installer:
             r.summary = "not an installer: this is " + r.kind_text;
-            fixes.push_back("check that this is the file you meant to download");
+            fixes.emplace_back("check that this is the file you meant to download");
             break;
         case Verdict::header_corrupt:
             r.summary = "damaged: the makeself header itself holds impossible values";
@@ -72,7 +72,7 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
         case Verdict::corrupt:
             r.summary = "corrupt: the archive's own checksums or compressed stream disagree with its bytes (damaged in transit or on disk)";
             fixes.push_back("download it again from scratch, not resumed (resuming keeps the damage): " + fresh);
-            fixes.push_back("if it happens twice, suspect the disk or memory of this machine: dmesg | grep -i error");
+            fixes.emplace_back("if it happens twice, suspect the disk or memory of this machine: dmesg | grep -i error");
             break;
         case Verdict::digest_mismatch:
             r.summary =
@@ -82,7 +82,7 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
             break;
         case Verdict::unreadable:
             r.summary = "unreadable: reading the file failed part way";
-            fixes.push_back("copy it to a local disk and verify the copy; check the device: dmesg | tail");
+            fixes.emplace_back("copy it to a local disk and verify the copy; check the device: dmesg | tail");
             break;
     }
     // Space fixes already added by the checks come after the verdict's own.

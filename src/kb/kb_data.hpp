@@ -34,7 +34,7 @@ namespace detail {
     do {                                                                   \
         auto kb_try_value = (expr);                                        \
         if (!kb_try_value) return Unexpected<Error>(kb_try_value.error()); \
-        target = std::move(*kb_try_value);                                 \
+        (target) = std::move(*kb_try_value);                               \
     } while (false)
 
 // Each reads one parsed table into `data`; Errc::parse naming file, line and column on a bad cell.

@@ -73,7 +73,7 @@ bool has_package(const std::optional<std::set<std::string>>& packages, std::init
 void add_dev_packages(const snapshot::Snapshot& snap, const std::optional<std::set<std::string>>& packages, CmakePlan& plan) {
     if (!packages) {
         if (!snap.platform.os_id.empty())
-            plan.notes.push_back("not a Debian/Ubuntu machine (no dpkg database): the package list below the command is not checked");
+            plan.notes.emplace_back("not a Debian/Ubuntu machine (no dpkg database): the package list below the command is not checked");
         return;
     }
     struct Need {
@@ -222,7 +222,7 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
         plan.defines.push_back({"OPENCV_EXTRA_MODULES_PATH", host::join(*request.contrib, "modules"),
                                 "the cuda* modules (cudaarithm, cudaimgproc, …) live in opencv_contrib"});
     else
-        plan.notes.push_back(
+        plan.notes.emplace_back(
             "no --contrib: the cuda* modules (cudaarithm, cudaimgproc, cv2.cuda.GpuMat filters, …) are in opencv_contrib; without it only the DNN CUDA backend uses the GPU");
     plan.defines.push_back({"WITH_CUDA", "ON", ""});
     plan.defines.push_back({"CUDA_TOOLKIT_ROOT_DIR", tk->path, "the toolkit to build with (CUDA " + tk->version + ")"});
@@ -286,7 +286,8 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     const auto resources = read_build_resources(host);
     plan.jobs = parallel_jobs(resources, plan.jobs_why);
     if (!resources.mem_available_kib)
-        plan.notes.push_back("memory unknown: each nvcc job of OpenCV can take about 3 GB; more jobs than that lets the kernel kill cc1plus");
+        plan.notes.emplace_back(
+            "memory unknown: each nvcc job of OpenCV can take about 3 GB; more jobs than that lets the kernel kill cc1plus");
     return plan;
 }
 

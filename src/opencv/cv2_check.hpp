@@ -36,7 +36,7 @@ const char* cv2_probe_script();
 /// Parses the child's stdout. Errc::parse (with the first bytes made printable) when it is not
 /// one JSON object of the expected shape: a python that is not Python, a sitecustomize that
 /// prints, a truncated answer.
-Expected<Cv2Answer> parse_cv2_answer(std::string_view stdout_text);
+Expected<Cv2Answer> parse_cv2_answer(std::string_view out);
 
 struct Cv2Check {
     std::string python;

@@ -78,11 +78,11 @@ void add_driver_step(StepContext& ctx) {
     Step s;
     s.layer = "driver";
     s.title = fmt::format("NVIDIA driver {}{} (first, and clean)", branch, open ? " with the open kernel modules" : "");
-    s.notes.push_back("The driver goes first: every later step is checked against it. Reboot before going on.");
+    s.notes.emplace_back("The driver goes first: every later step is checked against it. Reboot before going on.");
     if (t.nouveau) {
-        s.notes.push_back("nouveau holds the GPU now: blacklist it, or the nvidia module cannot bind.");
-        s.commands.push_back("printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf");
-        s.commands.push_back(uses_apt(t) ? "sudo update-initramfs -u" : "sudo dracut --force");
+        s.notes.emplace_back("nouveau holds the GPU now: blacklist it, or the nvidia module cannot bind.");
+        s.commands.emplace_back("printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf");
+        s.commands.emplace_back(uses_apt(t) ? "sudo update-initramfs -u" : "sudo dracut --force");
     }
     const auto rel = toolkit_update(*plan.cuda, std::nullopt, ctx.kb);
     const bool offline_runfile = ctx.request.offline && rel && rel->runfile_driver && *rel->runfile_driver >= *need;
@@ -91,16 +91,16 @@ void add_driver_step(StepContext& ctx) {
     if (offline_runfile) {
         s.notes.push_back("Offline: the driver bundled in the CUDA runfile (" + rel->runfile_driver->str() +
                           "); copy the runfile here and check it with `cudoctor verify-installer` first.");
-        if (uses_apt(t)) s.commands.push_back("sudo apt-get install -y build-essential linux-headers-$(uname -r)   # from local media");
+        if (uses_apt(t)) s.commands.emplace_back("sudo apt-get install -y build-essential linux-headers-$(uname -r)   # from local media");
         s.commands.push_back(fmt::format("sudo sh {} --silent --driver{}", rel->runfile, open ? " -m=kernel-open" : ""));
         plan.driver_after = *rel->runfile_driver;
     } else if (t.os_id == "ubuntu") {
         const char* name =
             t.datacenter ? (open ? "ubuntu_driver_server_open" : "ubuntu_driver_server") : (open ? "ubuntu_driver_open" : "ubuntu_driver");
         const auto pkg = ctx.kb.package_name(name, {{"branch", std::to_string(branch)}}).value_or(fmt::format("nvidia-driver-{}", branch));
-        s.notes.push_back(
+        s.notes.emplace_back(
             "Ubuntu's own packages: prebuilt, signed kernel modules that follow kernel updates (`ubuntu-drivers devices` lists the options).");
-        s.commands.push_back("sudo apt-get update");
+        s.commands.emplace_back("sudo apt-get update");
         s.commands.push_back("sudo apt-get install -y " + pkg);
         dkms = false;
     } else if (t.os_id == "debian") {
@@ -108,14 +108,14 @@ void add_driver_step(StepContext& ctx) {
         const int own = release && release->distro_driver_branch ? *release->distro_driver_branch : 0;
         if (own >= need->major() && (!modules || modules->proprietary)) {
             s.notes.push_back(fmt::format("Debian's own nvidia-driver (branch {}) is new enough: the distribution's packages.", own));
-            s.commands.push_back(
+            s.commands.emplace_back(
                 "sudo add-apt-repository -y contrib && sudo add-apt-repository -y non-free && sudo add-apt-repository -y non-free-firmware");
-            s.commands.push_back("sudo apt-get update");
-            s.commands.push_back("sudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree");
+            s.commands.emplace_back("sudo apt-get update");
+            s.commands.emplace_back("sudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree");
             plan.driver_branch = own;
             plan.driver_after = Version({own});
         } else if (release && !release->cuda_repo.empty()) {
-            s.notes.push_back("Debian's nvidia-driver is too old here: NVIDIA's CUDA repository has the branch.");
+            s.notes.emplace_back("Debian's nvidia-driver is too old here: NVIDIA's CUDA repository has the branch.");
             for (auto& line : keyring_commands(release->cuda_repo, t, ctx.kb)) s.commands.push_back(line);
             const auto pkg =
                 ctx.kb.package_name(open ? "nvidia_driver_open" : "nvidia_driver_proprietary", {{"branch", std::to_string(branch)}})
@@ -133,10 +133,10 @@ void add_driver_step(StepContext& ctx) {
                         "(or NVIDIA's repository), then reboot",
                         branch, open ? " (open kernel modules)" : ""));
     if (t.secure_boot == "enabled" && dkms) {
-        s.notes.push_back("Secure Boot is on: the DKMS-built module must be signed with an enrolled key (MOK), or it will not load.");
-        s.commands.push_back(t.os_id == "ubuntu" ? "sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   # choose a one-time password"
-                                                 : "sudo mokutil --import /var/lib/dkms/mok.pub   # choose a one-time password");
-        s.notes.push_back("At the reboot the blue MOK manager appears: Enroll MOK → Continue → the password.");
+        s.notes.emplace_back("Secure Boot is on: the DKMS-built module must be signed with an enrolled key (MOK), or it will not load.");
+        s.commands.emplace_back(t.os_id == "ubuntu" ? "sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   # choose a one-time password"
+                                                    : "sudo mokutil --import /var/lib/dkms/mok.pub   # choose a one-time password");
+        s.notes.emplace_back("At the reboot the blue MOK manager appears: Enroll MOK → Continue → the password.");
     }
     plan.chosen.push_back(
         {"driver", fmt::format("branch {}{}", *plan.driver_branch, open && *plan.driver_branch == branch ? " (open kernel modules)" : ""),
@@ -145,9 +145,9 @@ void add_driver_step(StepContext& ctx) {
                      : modules && modules->driver_branch ? fmt::format("{} is the branch driver_kernel_modules.tsv names for {} GPUs",
                                                                        *modules->driver_branch, t.architecture)
                                                          : std::string("the branch CUDA needs"))});
-    s.commands.push_back("sudo reboot");
+    s.commands.emplace_back("sudo reboot");
     s.reboot = true;
-    s.checks.push_back("nvidia-smi");
+    s.checks.emplace_back("nvidia-smi");
     s.checks.push_back(version_check(*need));
     plan.steps.push_back(std::move(s));
 }

@@ -83,8 +83,8 @@ void add_cudnn_step(StepContext& ctx) {
                     fmt::format("libcudnn8-dev={}*+cuda{}*", version->str(), major)};
         }
         s.title = fmt::format("cuDNN {} for CUDA {} (packages from NVIDIA's repository)", version->str(), major);
-        s.notes.push_back("The keyring step is the one people forget: without it apt cannot find or trust the cuDNN packages.");
-        s.notes.push_back("Pinned to this release and held, so apt upgrade does not move cuDNN under the framework.");
+        s.notes.emplace_back("The keyring step is the one people forget: without it apt cannot find or trust the cuDNN packages.");
+        s.notes.emplace_back("Pinned to this release and held, so apt upgrade does not move cuDNN under the framework.");
         for (auto& line : keyring_commands(repo, t, ctx.kb)) s.commands.push_back(line);
         std::string install = "sudo apt-get install -y", hold = "sudo apt-mark hold";
         for (const auto& p : pkgs) {
@@ -104,7 +104,7 @@ void add_cudnn_step(StepContext& ctx) {
         s.title = fmt::format("cuDNN {} for CUDA {} (tar archive into {})", version->str(), major, dir);
         s.notes.push_back(
             fmt::format("Download {}.tar.xz from https://developer.nvidia.com/cudnn-archive (an NVIDIA login) to this folder.", archive));
-        s.notes.push_back(
+        s.notes.emplace_back(
             "cp -P keeps the links (libcudnn.so → libcudnn.so.N → libcudnn.so.N.x.y): a plain cp copies each library three times "
             "and breaks the soname chain. Into the versioned folder, so switching /usr/local/cuda does not lose it.");
         s.commands.push_back(fmt::format("tar -xf {}.tar.xz", archive));
@@ -113,7 +113,7 @@ void add_cudnn_step(StepContext& ctx) {
         s.commands.push_back(fmt::format("sudo cp -P {}/lib/libcudnn* {}/lib64/", archive, dir));
         s.commands.push_back(fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", dir));
         if (plan.toolkit_path.empty()) s.commands.push_back(fmt::format("echo {}/lib64 | sudo tee /etc/ld.so.conf.d/cudnn.conf", dir));
-        s.commands.push_back("sudo ldconfig");
+        s.commands.emplace_back("sudo ldconfig");
         s.checks.push_back(fmt::format("ls -l {}/lib64/libcudnn.so.{}", dir, version->major()));
         s.checks.push_back(fmt::format("ldconfig -p | grep -q 'libcudnn.so.{}'", version->major()));
     }
@@ -137,22 +137,22 @@ void add_framework_step(StepContext& ctx) {
     s.layer = "framework";
     const std::string venv = fmt::format("~/venvs/{}-{}", c.framework, c.variant == "system" ? c.release.str() : c.variant);
     s.title = fmt::format("{} in a virtual environment ({})", c.label, venv);
-    s.notes.push_back(
+    s.notes.emplace_back(
         "A virtual environment: Ubuntu 23.04+ and Debian 12 refuse pip installs into the system Python (PEP 668), "
         "and a venv keeps this CUDA variant apart from others.");
-    if (uses_apt(t)) s.commands.push_back("sudo apt-get install -y python3-venv");
+    if (uses_apt(t)) s.commands.emplace_back("sudo apt-get install -y python3-venv");
     s.commands.push_back("python3 -m venv " + venv);
     s.commands.push_back(". " + venv + "/bin/activate");
-    s.commands.push_back("python -m pip install --upgrade pip");
+    s.commands.emplace_back("python -m pip install --upgrade pip");
     if (c.framework == "torch") {
         const auto index =
             ctx.kb.package_name("torch_index_url", {{"variant", c.variant}}).value_or("https://download.pytorch.org/whl/" + c.variant);
         s.notes.push_back(fmt::format("The index URL picks the CUDA variant: the plain PyPI wheel of a release may be another CUDA."));
         s.commands.push_back(fmt::format("python -m pip install 'torch=={}.*' --index-url {}", c.release.str(), index));
-        s.checks.push_back(
+        s.checks.emplace_back(
             "python -c \"import torch; assert torch.cuda.is_available(), 'no GPU'; print(torch.__version__, torch.version.cuda, "
             "torch.cuda.get_device_name(0))\"");
-        s.checks.push_back(
+        s.checks.emplace_back(
             "python -c \"import torch; x = torch.ones(4, device='cuda'); print((x * 2).sum().item())\"   # runs a kernel: "
             "catches 'no kernel image'");
     } else if (c.framework == "tensorflow") {
@@ -166,13 +166,14 @@ void add_framework_step(StepContext& ctx) {
             s.commands.push_back(
                 fmt::format("python -m pip install '{}=={}.*'", c.release.major() >= 2 ? "tensorflow" : "tensorflow-gpu", c.release.str()));
         }
-        s.checks.push_back("python -c \"import tensorflow as tf; g = tf.config.list_physical_devices('GPU'); print(g); assert g, 'no GPU'\"");
+        s.checks.emplace_back(
+            "python -c \"import tensorflow as tf; g = tf.config.list_physical_devices('GPU'); print(g); assert g, 'no GPU'\"");
     } else {
-        s.notes.push_back("JAX brings CUDA as wheels: keep LD_LIBRARY_PATH free of other CUDA libraries, which would override them.");
+        s.notes.emplace_back("JAX brings CUDA as wheels: keep LD_LIBRARY_PATH free of other CUDA libraries, which would override them.");
         s.commands.push_back(fmt::format("python -m pip install 'jax[{}]=={}'", c.variant, c.release.str()));
-        s.checks.push_back("python -c \"import jax; d = jax.devices(); print(d); assert d[0].platform == 'gpu', 'no GPU'\"");
+        s.checks.emplace_back("python -c \"import jax; d = jax.devices(); print(d); assert d[0].platform == 'gpu', 'no GPU'\"");
     }
-    s.checks.push_back("cudoctor check");
+    s.checks.emplace_back("cudoctor check");
     plan.steps.push_back(std::move(s));
 }
 

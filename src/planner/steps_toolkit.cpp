@@ -40,7 +40,7 @@ void add_gcc_step(StepContext& ctx) {
         fmt::format("nvcc rejects gcc {} (\"unsupported GNU version! gcc versions later than {} are not supported\"). "
                     "Install gcc-{} and make it the default gcc; the distribution's gcc {} stays installed.",
                     *t.gcc_default, n, n, *t.gcc_default));
-    s.notes.push_back(
+    s.notes.emplace_back(
         "After the driver on purpose: its kernel module was built with the distribution's gcc. "
         "Switch back any time: sudo update-alternatives --config gcc");
     s.notes.push_back(
@@ -96,7 +96,7 @@ void add_toolkit_step(StepContext& ctx) {
                         "driver and replace the one that works.",
                         pkg, mm));
         if (t.wsl)
-            s.notes.push_back(
+            s.notes.emplace_back(
                 "Under WSL2 only the wsl-ubuntu repository: the ubuntu2204/ubuntu2404 ones carry driver packages that break WSL2's CUDA.");
         for (auto& line : keyring_commands(repo, t, ctx.kb)) s.commands.push_back(line);
         s.commands.push_back("sudo apt-get install -y " + pkg);
@@ -110,7 +110,7 @@ void add_toolkit_step(StepContext& ctx) {
         else if (!coverage || !coverage->publishes(minor))
             s.notes.push_back(fmt::format("NVIDIA's repository for {} {} has no cuda-toolkit-{} ({}): the runfile is the route.", t.os_id,
                                           t.os_version, mm, repo.empty() ? "no repository" : "cuda_repos.tsv"));
-        s.notes.push_back("--toolkit installs the toolkit only: the runfile's bundled driver is never installed over the one that works.");
+        s.notes.emplace_back("--toolkit installs the toolkit only: the runfile's bundled driver is never installed over the one that works.");
         if (!ctx.request.offline) {
             const auto url =
                 ctx.kb.package_name("cuda_runfile_url", {{"release", release.str()}, {"runfile", runfile}})
@@ -129,7 +129,7 @@ void add_toolkit_step(StepContext& ctx) {
     s.checks.push_back(fmt::format(
         "printf 'int main(){{return 0;}}\\n' > /tmp/cudoctor-plan.cu && {}/bin/nvcc /tmp/cudoctor-plan.cu -o /tmp/cudoctor-plan && /tmp/cudoctor-plan",
         dir));
-    s.checks.push_back("ldconfig -p | grep -q libcudart.so");
+    s.checks.emplace_back("ldconfig -p | grep -q libcudart.so");
     plan.steps.push_back(std::move(s));
 }
 

@@ -49,8 +49,8 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
             t.driver.reset();
             t.virtualization.clear();
             t.nouveau = false;
-            t.notes.push_back(os->wsl ? "planned for WSL2 (--os): the Windows driver serves the GPU"
-                                      : "planned for a machine without WSL2 (--os): this machine's driver is not counted");
+            t.notes.emplace_back(os->wsl ? "planned for WSL2 (--os): the Windows driver serves the GPU"
+                                         : "planned for a machine without WSL2 (--os): this machine's driver is not counted");
         }
         if (other_os) {
             t.gcc_default = kb.default_gcc_of(os->id, os->version);
@@ -106,7 +106,7 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
         for (const auto& f : snap.frameworks) t.frameworks.push_back({f.name, f.version, f.cuda.value_or("")});
     } else {
         t.driver.reset();
-        t.notes.push_back("--fresh: planned as for a clean install; what is installed is not counted");
+        t.notes.emplace_back("--fresh: planned as for a clean install; what is installed is not counted");
     }
     return t;
 }

@@ -163,7 +163,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
 
 std::string first_existing(Context& ctx, const std::string& root, std::initializer_list<const char*> rels) {
     for (const char* rel : rels) {
-        const auto p = host::join(root, rel);
+        auto p = host::join(root, rel);
         if (ctx.host.is_file(p)) return p;
     }
     return {};

@@ -245,8 +245,8 @@ std::vector<Finding> triton_compiler_missing(const Snapshot& s, const kb::Kb&) {
         std::vector<std::string> missing;
         std::vector<std::string> packages;
         if (s.platform.c_compiler.empty()) {
-            missing.push_back("no C compiler (cc / gcc) on PATH");
-            packages.push_back(fix::uses_apt(s.platform) ? "build-essential" : "gcc");
+            missing.emplace_back("no C compiler (cc / gcc) on PATH");
+            packages.emplace_back(fix::uses_apt(s.platform) ? "build-essential" : "gcc");
         }
         if (py && !py->has_headers) {
             missing.push_back("no Python.h for Python " + py->version);

@@ -46,7 +46,7 @@ void add_warnings(const host::Host& host, const Inventory& inv, const Entry& tar
                 (target.release.empty() ? target.toolkit.version : target.release) + "` here or fix the shell start-up file");
     }
     (void)host;
-    p.notes.push_back("`sudo nvcc` uses sudo's secure_path, not your PATH: call /usr/local/cuda/bin/nvcc by its full path under sudo");
+    p.notes.emplace_back("`sudo nvcc` uses sudo's secure_path, not your PATH: call /usr/local/cuda/bin/nvcc by its full path under sudo");
 }
 
 }  // namespace

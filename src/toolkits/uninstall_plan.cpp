@@ -212,7 +212,7 @@ void add_notes(const snapshot::Snapshot& snap, const Inventory& inv, const Entry
         if (&e != &target && !is_folder_install(e))
             p.notes.push_back("the " + e.toolkit.install_method + " copy of CUDA " + e.toolkit.version + " in " + e.toolkit.path +
                               " is separate and stays");
-    p.notes.push_back("conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
+    p.notes.emplace_back("conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
 }
 
 }  // namespace

@@ -117,9 +117,10 @@ std::string cuda_version_text(int encoded) {
     return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
 }
 
-std::string cudnn_version_text(std::size_t v) {
-    if (v >= 90000) return std::to_string(v / 10000) + "." + std::to_string(v % 10000 / 100) + "." + std::to_string(v % 100);
-    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 100) + "." + std::to_string(v % 100);
+std::string cudnn_version_text(std::size_t encoded) {
+    if (encoded >= 90000)
+        return std::to_string(encoded / 10000) + "." + std::to_string(encoded % 10000 / 100) + "." + std::to_string(encoded % 100);
+    return std::to_string(encoded / 1000) + "." + std::to_string(encoded % 1000 / 100) + "." + std::to_string(encoded % 100);
 }
 
 }  // namespace cudoctor::verify

@@ -287,8 +287,8 @@ Level level1(Context& ctx) {
         ctx.driver_cuda = *driver->driver_version;
         level.steps.push_back(driver_version_step(ctx, *driver->driver_version));
     } else {
-        level.steps.push_back({"driver-version", "the driver is new enough for the installed CUDA", Status::skip,
-                               "no driver version: libcuda did not answer"});
+        level.steps.emplace_back("driver-version", "the driver is new enough for the installed CUDA", Status::skip,
+                                 "no driver version: libcuda did not answer");
     }
 
     Step devices{"devices", "GPUs visible to CUDA (deviceQuery facts from the driver API)"};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ranges>
 
 #include <fmt/format.h>
 
@@ -89,8 +90,8 @@ std::string first_error_line(const std::string& output) {
     const auto lines = text::split(output, '\n');
     for (auto line : lines)
         if (line.find("error") != std::string_view::npos) return std::string(text::trim(line));
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-        if (!text::trim(*it).empty()) return std::string(text::trim(*it));
+    for (auto line : std::ranges::reverse_view(lines))
+        if (!text::trim(line).empty()) return std::string(text::trim(line));
     return {};
 }
 
@@ -286,8 +287,8 @@ Level nvrtc_path(Context& ctx, Level level) {
         blame(kernel, ctx.snap, {}, "The driver did not finish the launch.", "");
     }
     level.steps.push_back(kernel);
-    level.steps.push_back({"cublas-gemm", "cuBLAS runs a 64×64 SGEMM that matches the CPU", Status::skip,
-                           "cuBLAS is checked by the nvcc-built program; no nvcc is used here"});
+    level.steps.emplace_back("cublas-gemm", "cuBLAS runs a 64×64 SGEMM that matches the CPU", Status::skip,
+                             "cuBLAS is checked by the nvcc-built program; no nvcc is used here");
     return level;
 }
 
@@ -297,8 +298,8 @@ Level level2(Context& ctx) {
     Level level{2, "toolkit compiles and runs a kernel"};
     const snapshot::Toolkit* tk = ctx.options.compiler == "nvrtc" ? nullptr : toolkit_with_nvcc(ctx.snap);
     if (tk && ctx.host.is_rooted()) {
-        level.steps.push_back({"nvcc-compile", "nvcc compiles a kernel for this GPU", Status::skip,
-                               "a machine image: its programs (" + tk->nvcc_path + ") are not run"});
+        level.steps.emplace_back("nvcc-compile", "nvcc compiles a kernel for this GPU", Status::skip,
+                                 "a machine image: its programs (" + tk->nvcc_path + ") are not run");
         return level;
     }
     if (tk) return nvcc_path(ctx, std::move(level), *tk);

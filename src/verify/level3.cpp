@@ -28,7 +28,7 @@ std::optional<int> default_toolkit_major(const snapshot::Snapshot& snap) {
 void cudnn_steps(Context& ctx, Level& level) {
     const auto candidates = cudnn_candidates(ctx.host, ctx.snap);
     if (candidates.empty()) {
-        level.steps.push_back({"cudnn", "cuDNN loads and reports its version", Status::skip, "no cuDNN library found by check"});
+        level.steps.emplace_back("cudnn", "cuDNN loads and reports its version", Status::skip, "no cuDNN library found by check");
         return;
     }
     for (const auto& c : candidates) {
@@ -198,17 +198,17 @@ Level level3(Context& ctx) {
         if (std::find(done.begin(), done.end(), key) != done.end()) continue;
         done.push_back(key);
         if (fw.interpreter.empty()) {
-            level.steps.push_back(
-                {"framework-" + module, module + " initialises CUDA", Status::skip, "no interpreter found for " + fw.python});
+            level.steps.emplace_back("framework-" + module, module + " initialises CUDA", Status::skip,
+                                     "no interpreter found for " + fw.python);
         } else if (ctx.host.is_rooted()) {
-            level.steps.push_back(
-                {"framework-" + module, module + " initialises CUDA", Status::skip, "a machine image: its interpreters are not run"});
+            level.steps.emplace_back("framework-" + module, module + " initialises CUDA", Status::skip,
+                                     "a machine image: its interpreters are not run");
         } else {
             level.steps.push_back(framework_step(ctx, fw));
         }
     }
     if (ctx.snap.frameworks.empty())
-        level.steps.push_back({"frameworks", "frameworks initialise CUDA", Status::skip, "no framework found by check"});
+        level.steps.emplace_back("frameworks", "frameworks initialise CUDA", Status::skip, "no framework found by check");
     return level;
 }
 

@@ -30,7 +30,7 @@ void indented(std::ostream& out, std::string_view label, const std::string& text
     }
 }
 
-std::string escape_cell(std::string text) {
+std::string escape_cell(const std::string& text) {
     std::string out;
     for (char c : text) {
         if (c == '|') out += "\\|";

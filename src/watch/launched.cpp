@@ -71,6 +71,7 @@ Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>&
         return fail(Errc::io, "cannot create " + log_path + ": " + std::strerror(errno));
     }
     std::vector<char*> args;
+    args.reserve(argv.size());
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     const pid_t pid = ::fork();

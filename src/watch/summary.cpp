@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -88,7 +89,8 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
         }
     }
     for (auto& [index, r] : ranges)
-        if (util[index].second) r.util_mean = static_cast<unsigned>(util[index].first / static_cast<double>(util[index].second) + 0.5);
+        if (util[index].second)
+            r.util_mean = static_cast<unsigned>(std::lround(util[index].first / static_cast<double>(util[index].second)));
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
     s.samples = times.size();

@@ -47,7 +47,7 @@ struct Trend {
 /// The verdict for `points` (sorted by t; unsorted input is sorted first). Fewer than 8 samples,
 /// or a series shorter than 3 intervals, is too_short. Never fails; NaN or infinite values are
 /// dropped first.
-[[nodiscard]] Trend analyse_memory(std::span<const Point> points);
+[[nodiscard]] Trend analyse_memory(std::span<const Point> input);
 
 /// "+38.0 MiB/hour, steady since 00:40", "flat (±0.4 MiB/hour) at 2.0 GiB", "sawtooth 3.0–7.0 GiB,
 /// troughs level (not a leak)", "too short to tell (5 samples)".

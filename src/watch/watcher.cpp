@@ -173,7 +173,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     auto time_of = [&](double elapsed) {
         return iso_time(start_wall + std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::duration<double>(elapsed)));
     };
-    auto write_event = [&](EventRow e) -> Expected<void> { return log->event(e); };
+    auto write_event = [&](const EventRow& e) -> Expected<void> { return log->event(e); };
     auto cuda_errors = [&](const std::vector<CudaErrorLine>& lines) -> Expected<void> {
         for (const auto& l : lines) {
             const double at = o.clock_step ? elapsed_of(end.samples, clock::now()) : std::chrono::duration<double>(l.when - start).count();

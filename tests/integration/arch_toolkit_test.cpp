@@ -20,7 +20,7 @@ namespace {
 const std::string kLib = "/usr/local/cuda-13.0/lib";
 
 #define NEED(file) \
-    if (!std::filesystem::exists(file)) GTEST_SKIP() << file << " not installed"
+    if (!std::filesystem::exists(file)) GTEST_SKIP() << (file) << " not installed"
 
 struct FoundTargets {
     std::set<std::string> registered;  ///< targets in .nv_fatbin / __nv_relfatbin
@@ -79,8 +79,9 @@ TEST(ArchToolkit, CudnnEnginesPrecompiled) {
         EXPECT_TRUE(f.registered.count(t)) << t;
     for (const auto& m : f.scan.modules)
         for (const auto& i : m.images)
-            if (i.kind == formats::FatbinKind::ptx && !m.embedded)
+            if (i.kind == formats::FatbinKind::ptx && !m.embedded) {
                 EXPECT_EQ(std::pair(i.ptx_major, i.ptx_minor), (std::pair<std::uint16_t, std::uint16_t>(9, 1)));
+            }
 }
 
 TEST(ArchToolkit, CufftKeepsItsKernelsInLdata) {

@@ -37,7 +37,7 @@ json run_json(const std::vector<std::string>& args, int exit_code) {
 std::string temp_file(const std::string& name, const std::string& content) {
     const auto dir = std::filesystem::temp_directory_path() / ("cudoctor-compare-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
-    const auto path = (dir / name).string();
+    auto path = (dir / name).string();
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path, std::ios::binary) << content;
     return path;

@@ -17,19 +17,13 @@ const json* finding(const json& snap, const std::string& id) {
     return nullptr;
 }
 
-std::vector<std::string> ids(const json& snap) {
-    std::vector<std::string> out;
-    for (const auto& f : snap["findings"]) out.push_back(f["id"].get<std::string>() + ":" + f["severity"].get<std::string>());
-    return out;
-}
-
 std::string all_findings(const json& snap) { return snap["findings"].dump(2); }
 
-#define EXPECT_FIRES(snap, id, severity)                                          \
-    do {                                                                          \
-        const json* f_ = finding(snap, id);                                       \
-        ASSERT_NE(f_, nullptr) << id << " did not fire:\n" << all_findings(snap); \
-        EXPECT_EQ((*f_)["severity"], severity) << all_findings(snap);             \
+#define EXPECT_FIRES(snap, id, severity)                                            \
+    do {                                                                            \
+        const json* f_ = finding(snap, id);                                         \
+        ASSERT_NE(f_, nullptr) << (id) << " did not fire:\n" << all_findings(snap); \
+        EXPECT_EQ((*f_)["severity"], severity) << all_findings(snap);               \
     } while (0)
 
 #define EXPECT_SILENT(snap, id) EXPECT_EQ(finding(snap, id), nullptr) << all_findings(snap)

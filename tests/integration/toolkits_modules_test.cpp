@@ -36,7 +36,7 @@ void write_modules(const fs::path& dir, bool lua) {
     fs::create_directories(dir / "cuda");
     for (const std::string v : {"11.8", "12.1", "12.4"}) {
         std::vector<std::string> args{"modulefile", v, "--root", kToolkitsRoot};
-        if (lua) args.push_back("--lmod");
+        if (lua) args.emplace_back("--lmod");
         auto run = run_cudoctor(args);
         ASSERT_EQ(run.exit_code, 0) << run.err;
         std::ofstream(dir / "cuda" / (v + (lua ? ".lua" : ""))) << run.out;

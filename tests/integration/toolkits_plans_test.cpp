@@ -36,7 +36,7 @@ bool am_root() { return ::geteuid() == 0; }
 RunResult cudoctor_env(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {}) {
     auto env = outside_environment();
     std::erase_if(env, [](const std::string& e) { return e.starts_with("PATH="); });
-    env.push_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    env.emplace_back("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     env.insert(env.end(), extra_env.begin(), extra_env.end());
     return run_program(CUDOCTOR_BINARY, args, env, std::chrono::seconds(60));
 }

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -53,7 +54,7 @@ std::vector<std::string> replay_env(const TempDir& dir, const std::string& serie
     env.push_back("CUDOCTOR_FAKE_NVML_SERIES=" + std::string(CUDOCTOR_WATCH_SERIES_DIR) + "/" + series + ".tsv");
     env.push_back("CUDOCTOR_FAKE_NVML_CURSOR=" + (dir.path() / "cursor").string());
     env.push_back("CUDOCTOR_FAKE_KERNEL_LOG=" + (dir.path() / "kern.log").string());
-    env.push_back("CUDOCTOR_OVERRIDE_WATCH_STEP=2m");
+    env.emplace_back("CUDOCTOR_OVERRIDE_WATCH_STEP=2m");
     return env;
 }
 
@@ -79,7 +80,7 @@ struct Watched {
 
 Watched replay(const TempDir& dir, const std::string& series, std::vector<std::string> extra = {}) {
     Watched w;
-    w.run = run_program(CUDOCTOR_BINARY, watch_args(dir, extra), replay_env(dir, series), 120s);
+    w.run = run_program(CUDOCTOR_BINARY, watch_args(dir, std::move(extra)), replay_env(dir, series), 120s);
     w.summary = json::parse(w.run.out, nullptr, false);
     if (!w.summary.is_object()) throw std::runtime_error("not JSON: " + w.run.describe() + "\n" + w.run.out + w.run.err);
     return w;

@@ -41,6 +41,7 @@ std::vector<Cause> explain_text(std::string_view text) {
 
 std::vector<std::string> ids(const std::vector<Cause>& causes) {
     std::vector<std::string> out;
+    out.reserve(causes.size());
     for (const auto& c : causes) out.push_back(c.id);
     return out;
 }
@@ -134,9 +135,10 @@ TEST(ExplainCatalog, PrefilterLiteralIsInEveryMatchOfTheFixtures) {
             for (const auto& r : *rows) {
                 RE2 re(r.regex, o);
                 re2::StringPiece m;
-                if (RE2::PartialMatch(window, re) && re.Match(window, 0, window.size(), RE2::UNANCHORED, &m, 1))
+                if (RE2::PartialMatch(window, re) && re.Match(window, 0, window.size(), RE2::UNANCHORED, &m, 1)) {
                     EXPECT_NE(std::string(m.data(), m.size()).find(r.literal), std::string::npos)
                         << r.pattern << " matched without its literal in " << dir.path();
+                }
             }
         }
     }

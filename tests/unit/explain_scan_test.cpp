@@ -95,7 +95,7 @@ TEST(ExplainScan, MegabyteLinesAndJunkDoNotStall) {
     log.replace(2u << 20, 60, "libcudnn.so.9: cannot open shared object file: no such file");
     for (std::size_t i = 0; i < log.size(); i += 4099) log[i] = static_cast<char>(0x80 | (i & 0x7f));  // invalid UTF-8
     log += "\n";
-    log += std::string("\0\xff\xfe binary \x1b[31m", 17);
+    log += std::string("\0\xff\xfe binary \x1b[31m", 16);
     const auto start = std::chrono::steady_clock::now();
     auto s = scan(log, 65536);
     const auto took = std::chrono::steady_clock::now() - start;

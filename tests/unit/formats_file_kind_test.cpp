@@ -7,7 +7,7 @@
 namespace cudoctor::formats {
 
 TEST(FormatsFileKind, Kinds) {
-    const std::string tar = std::string(257, 'a') + "ustar\0" + std::string(300, '\0');
+    const std::string tar = std::string(257, 'a') + std::string("ustar\0", 6) + std::string(300, '\0');
     const std::vector<std::pair<std::string, FileKind>> cases = {
         {"", FileKind::empty},
         {"#!/bin/sh\n# This script was generated using Makeself 2.4.5\n", FileKind::makeself},

@@ -49,7 +49,7 @@ TEST(FormatsNvidiaProc, DriverVersionErrorsAreExact) {
     const std::vector<Case> cases = {
         {"", "no \"NVRM version:\" line in /proc/driver/nvidia/version"},
         {"GCC version:  gcc version 12.2.0\n", "no \"NVRM version:\" line in /proc/driver/nvidia/version"},
-        {"\xff\xfe\x00garbage", "no \"NVRM version:\" line in /proc/driver/nvidia/version"},
+        {std::string("\xff\xfe\x00garbage", 10), "no \"NVRM version:\" line in /proc/driver/nvidia/version"},
         {"NVRM version: NVIDIA UNIX x86_64 Kernel Module  Thu Feb 22 01:44:30 UTC 2024\n",
          "no driver version in the NVRM line: NVIDIA UNIX x86_64 Kernel Module  Thu Feb 22 01:44:30 UTC 2024"},
         {"NVRM version: 550.\x01.14\n", "no driver version in the NVRM line: 550.?.14"},

@@ -89,7 +89,7 @@ TEST(FormatsPciIds, HostileText) {
         "10de  NVIDIA\n\t28",
         "10de  NVIDIA\n\t2803",
         "10de  NVIDIA\n\t2803  \xff\xfe\x80",
-        std::string("\0\0\0\0\n10dg  x\n\t2803  y", 22),
+        std::string("\0\0\0\0\n10dg  x\n\t2803  y", 21),
         "10de  NVIDIA\n\t\t2803  sub only\n",
     };
     for (const auto& t : texts) {

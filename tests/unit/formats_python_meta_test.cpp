@@ -70,7 +70,7 @@ TEST(FormatsPythonMeta, TorchVersionPyGenerations) {
 }
 
 TEST(FormatsPythonMeta, TorchVersionPyErrors) {
-    for (std::string text :
+    for (const std::string& text :
          {std::string(""), std::string("cuda = '12.1'\n"), std::string("__version__ = None\n"), std::string("  __version__ = '1.0'\n"),
           std::string("__version__ = '2.4.0\n"), std::string("__version__ = \x00'1'", 17), std::string(5000, '\'')}) {
         const auto v = parse_torch_version_py(text);
@@ -216,10 +216,10 @@ TEST(FormatsPythonMeta, TfBuildInfoShapes) {
 }
 
 TEST(FormatsPythonMeta, TfBuildInfoErrors) {
-    for (std::string text :
+    for (const std::string& text :
          {std::string(""), std::string("import collections\nbuild_info = {}\n"), std::string("('cuda_version', 12.1)"),
           std::string("'is_cuda_build': Truthy"), std::string("'is_cuda_build': True_1"), std::string("is_cuda_build = Falsey\n"),
-          std::string("('cuda_compute_capabilities', ['sm_52'"), std::string(3000, '\''), std::string("\0\xff'cuda_version',", 18)}) {
+          std::string("('cuda_compute_capabilities', ['sm_52'"), std::string(3000, '\''), std::string("\0\xff'cuda_version',", 17)}) {
         const auto v = parse_tf_build_info(text);
         ASSERT_FALSE(v.has_value()) << text;
         EXPECT_EQ(v.error().code, Errc::parse);
@@ -270,8 +270,8 @@ TEST(FormatsPythonMeta, DistMetadataShapes) {
 }
 
 TEST(FormatsPythonMeta, DistMetadataErrors) {
-    for (std::string text : {std::string(""), std::string("\nName: torch\n"), std::string("Version: 1.0\n"), std::string("Name:\n"),
-                             std::string(" Name: folded\n"), std::string("Name\n"), std::string("\0\xffName: x", 9)}) {
+    for (const std::string& text : {std::string(""), std::string("\nName: torch\n"), std::string("Version: 1.0\n"), std::string("Name:\n"),
+                                    std::string(" Name: folded\n"), std::string("Name\n"), std::string("\0\xffName: x", 9)}) {
         const auto v = parse_dist_metadata(text);
         ASSERT_FALSE(v.has_value()) << text;
         EXPECT_EQ(v.error().code, Errc::parse);

@@ -32,7 +32,7 @@ inline std::string tool(const std::vector<std::string>& argv) {
 /// A small folder to pack: an install script and some files with mixed, partly compressible
 /// content (a few tens of KiB, so the compressed stream has several blocks of real data).
 inline std::filesystem::path payload_dir(const TempDir& t, const std::string& name = "payload") {
-    const auto dir = t.path() / name;
+    auto dir = t.path() / name;
     std::filesystem::create_directories(dir / "bin");
     t.write(name + "/install.sh", "#!/bin/sh\necho installed\n", true);
     std::string text, noise;
@@ -53,7 +53,7 @@ inline std::filesystem::path make_makeself(const TempDir& t, const std::string& 
     const auto dir = payload_dir(t, dir_name);
     std::vector<std::string> argv{"/usr/bin/makeself", "--quiet"};
     argv.insert(argv.end(), flags.begin(), flags.end());
-    const auto file = t.path() / out;
+    auto file = t.path() / out;
     argv.insert(argv.end(), {dir.string(), file.string(), label, "./install.sh"});
     tool(argv);
     return file;
@@ -62,7 +62,7 @@ inline std::filesystem::path make_makeself(const TempDir& t, const std::string& 
 /// A cuDNN-style archive: tar cJf of a small tree.
 inline std::filesystem::path make_tar_xz(const TempDir& t, const std::string& out) {
     const auto dir = payload_dir(t, "cudnn-linux-x86_64-9.3.0.75_cuda12-archive");
-    const auto file = t.path() / out;
+    auto file = t.path() / out;
     tool({"/usr/bin/tar", "-C", t.str(), "-cJf", file.string(), dir.filename().string()});
     return file;
 }
@@ -74,7 +74,7 @@ inline std::filesystem::path make_deb(const TempDir& t, const std::string& out) 
             "Package: cuda-repo-test\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: test <t@example.com>\n"
             "Description: a test package\n");
     std::filesystem::remove(root / "install.sh");
-    const auto file = t.path() / out;
+    auto file = t.path() / out;
     tool({"/usr/bin/dpkg-deb", "-Zxz", "--root-owner-group", "--build", root.string(), file.string()});
     return file;
 }
@@ -132,7 +132,7 @@ inline std::filesystem::path make_nvidia_fork(const TempDir& t, const std::strin
         if (auto at = line.find("__SKIP__"); at != std::string::npos) line.replace(at, 8, skip);
         header += line + "\n";
     }
-    const auto file = t.path() / out;
+    auto file = t.path() / out;
     spill(file, header + slurp(tgz));
     const auto crc = tool({"/bin/sh", "-c", "tail -n +4 '" + file.string() + "' | cksum | cut -d' ' -f1"});
     const auto md5 = tool({"/bin/sh", "-c", "tail -n +4 '" + file.string() + "' | md5sum | cut -b-32"});

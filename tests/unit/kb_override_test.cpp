@@ -12,8 +12,7 @@ using cudoctor::Version;
 using cudoctor::kb::Kb;
 namespace fs = std::filesystem;
 
-namespace {
-
+// Not in the anonymous namespace: the TEST_F classes derived from it have external linkage.
 class KbOverride : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -28,6 +27,8 @@ class KbOverride : public ::testing::Test {
 
     fs::path m_dir;
 };
+
+namespace {
 
 const char* kGpuHeader =
     "# source: a test\n"

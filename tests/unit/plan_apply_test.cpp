@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 struct Image {
     test::TempDir tmp;
     host::Host host = make();
-    host::Host make() {
+    host::Host make() const {
         fs::create_directories(tmp.path() / "usr/local/cuda-12.1");
         fs::create_directories(tmp.path() / "usr/local/cuda-12.4");
         fs::create_directory_symlink("/usr/local/cuda-12.1", tmp.path() / "usr/local/cuda");

@@ -24,7 +24,7 @@ struct Machine {
     std::string version = "22.04";
     std::string driver;  ///< "" = none
     bool wsl = false;
-    std::string virtualization;
+    std::string virtualization{};
     std::string secure_boot = "disabled";
     bool nouveau = false;
 };
@@ -51,7 +51,7 @@ snapshot::Snapshot snapshot_of(const Machine& m) {
         s.driver.loaded_modules = {"nvidia", "nvidia_uvm"};
         if (auto max = builtin_kb().max_cuda_for(*Version::parse(m.driver))) s.driver.max_cuda = max->str();
     }
-    if (m.nouveau) s.driver.loaded_modules.push_back("nouveau");
+    if (m.nouveau) s.driver.loaded_modules.emplace_back("nouveau");
     s.platform.os_id = m.os;
     s.platform.os_version = m.version;
     s.platform.arch = "x86_64";
@@ -162,7 +162,9 @@ TEST_P(PlanCombinations, DerivesTheSetAndCheckFindsNoErrorAfterIt) {
     EXPECT_EQ(step_layers(p), c.steps);
     ASSERT_TRUE(p.cuda);
     EXPECT_EQ(p.cuda->str(), c.cuda_chosen);
-    if (!c.variant.empty()) EXPECT_EQ(p.framework_variant, c.variant);
+    if (!c.variant.empty()) {
+        EXPECT_EQ(p.framework_variant, c.variant);
+    }
     const std::string cmds = all_commands(p);
     for (const auto& want : c.commands_contain) EXPECT_NE(cmds.find(want), std::string::npos) << want << " not in:\n" << cmds;
     expect_plan_invariants(p, c.machine);
