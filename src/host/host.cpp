@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
-#include <ranges>
 
 #include "common/text.hpp"
 
@@ -42,8 +41,8 @@ FileInfo to_info(const struct stat& st) {
 
 void push_components(std::deque<std::string>& pending, std::string_view path) {
     auto parts = text::split(path, '/');
-    for (auto& part : std::ranges::reverse_view(parts)) {
-        if (!part.empty() && part != ".") pending.emplace_front(part);
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+        if (!it->empty() && *it != ".") pending.emplace_front(*it);
     }
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <ranges>
 #include <set>
 
 #include <fmt/format.h>
@@ -208,8 +207,8 @@ Expected<std::vector<Candidate>> candidates_for(const Request& request, const Ta
         const auto releases = releases_of(fw.name, kb);
         if (fw.version.empty()) {
             // No version asked: the newest release with a candidate that fits.
-            for (const auto& release : std::ranges::reverse_view(releases)) {
-                out = framework_candidates(fw.name, release, target, kb);
+            for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+                out = framework_candidates(fw.name, *it, target, kb);
                 if (std::any_of(out.begin(), out.end(), [](const auto& c) { return !c.rejected; })) break;
             }
         } else {
@@ -247,8 +246,8 @@ std::string nearest_working(const Request& request, const Target& target, const 
         std::vector<Version> order;
         for (const auto& r : releases)
             if (r > fw.version) order.push_back(r);
-        for (auto& release : std::ranges::reverse_view(releases))
-            if (release < fw.version) order.push_back(release);
+        for (auto it = releases.rbegin(); it != releases.rend(); ++it)
+            if (*it < fw.version) order.push_back(*it);
         for (const auto& r : order) {
             auto cs = framework_candidates(fw.name, r, target, kb);
             if (const auto* c = first_fit(cs)) return c->label;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <ranges>
 
 #include <fmt/format.h>
 
@@ -90,8 +89,8 @@ std::string first_error_line(const std::string& output) {
     const auto lines = text::split(output, '\n');
     for (auto line : lines)
         if (line.find("error") != std::string_view::npos) return std::string(text::trim(line));
-    for (auto line : std::ranges::reverse_view(lines))
-        if (!text::trim(line).empty()) return std::string(text::trim(line));
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+        if (!text::trim(*it).empty()) return std::string(text::trim(*it));
     return {};
 }
 
