@@ -3,7 +3,7 @@ BUILD ?= build
 SAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan fuzz bench package install clean
+.PHONY: all deps build run test test-asan lint lint-format fuzz bench package install clean
 
 all: build
 
@@ -27,6 +27,16 @@ test-asan: deps
 	  -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
 	@cd $(SAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# clang-format (every file we wrote is formatted) and clang-tidy (over the build's unity units,
+# a few CPU-minutes); configurations in .clang-format and .clang-tidy. lint-format is the fast half.
+lint: build
+	@scripts/deps.sh lint
+	@scripts/lint.sh all $(BUILD)
+
+lint-format:
+	@scripts/deps.sh lint
+	@scripts/lint.sh format
 
 # Real libFuzzer binaries (clang 14): build/fuzz/fuzz_<parser>; FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30

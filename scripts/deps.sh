@@ -2,13 +2,15 @@
 # Installs the Debian/Ubuntu packages cudoctor needs to build and test (only the missing ones).
 # Used by `make run` and `make test`; safe to run again. Needs root or sudo for apt-get.
 set -eu
-# build: what `make run` and `make test` need; fuzz: clang 14 with its libFuzzer runtime.
+# build: what `make run` and `make test` need; fuzz: clang 14 with its libFuzzer runtime;
+# lint: clang-format and clang-tidy 14.
 case "${1:-build}" in
   build) PACKAGES="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
 libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libssl-dev libre2-dev pci.ids makeself \
 python3-numpy python3-torch python3-opencv tcl lmod zsh fish ansible-core slurm-wlm time man-db git" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;
-  *) echo "usage: $0 [build|fuzz]" >&2; exit 2 ;;
+  lint) PACKAGES="clang-format-14 clang-tidy-14" ;;
+  *) echo "usage: $0 [build|fuzz|lint]" >&2; exit 2 ;;
 esac
 missing=""
 for p in $PACKAGES; do
