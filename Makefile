@@ -3,7 +3,7 @@ BUILD ?= build
 SAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan lint lint-format fuzz bench package install clean
+.PHONY: all deps build run test test-asan lint lint-format fuzz fuzz-merge bench package install clean
 
 all: build
 
@@ -47,6 +47,15 @@ fuzz: deps
 	@for f in build-fuzz/fuzz/fuzz_*; do p=$${f##*/fuzz_}; echo "== $$p"; \
 	  mkdir -p build-fuzz/new-corpus/$$p; \
 	  $$f -max_total_time=$(FUZZ_SECONDS) build-fuzz/new-corpus/$$p fuzz/corpus/$$p >/dev/null 2>&1 || exit 1; done
+
+# Adds to fuzz/corpus/<parser>/ the inputs `make fuzz` found that reach code the corpus does not
+# (new edges only, -use_counters=0: a few dozen files a parser, not the hundreds that only
+# change hit counts). Commit what it adds; the suite replays it.
+fuzz-merge:
+	@for f in build-fuzz/fuzz/fuzz_*; do p=$${f##*/fuzz_}; [ -d build-fuzz/new-corpus/$$p ] || continue; \
+	  n=$$(ls fuzz/corpus/$$p | wc -l); \
+	  $$f -merge=1 -use_counters=0 fuzz/corpus/$$p build-fuzz/new-corpus/$$p >/dev/null 2>&1 || exit 1; \
+	  echo "$$p: $$n -> $$(ls fuzz/corpus/$$p | wc -l) inputs"; done
 
 # build/cudoctor_<version>_<arch>.deb from what `build` made (binary, man page, completions).
 package: build
