@@ -15,6 +15,15 @@ namespace {
 
 bool is_break(char c) { return c == '\n' || c == '\r'; }
 
+/// One past the last line break in s[floor, size) that is complete, or 0 when there is none. A
+/// '\r' that is the last byte is not complete yet: the '\n' of its CRLF may be in the next piece.
+std::size_t last_complete_break(std::string_view s, std::size_t floor) {
+    std::size_t i = s.size();
+    if (i > floor && s[i - 1] == '\r') --i;
+    while (i > floor && !is_break(s[i - 1])) --i;
+    return i > floor ? i : 0;
+}
+
 bool is_ascii(std::string_view s) {
     return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
@@ -109,10 +118,12 @@ void LogScanner::feed(std::string_view bytes) {
     m.carry.append(bytes);
     // Scan up to the line before the last complete one: that last line stays as look-ahead, so a
     // message wrapping onto the next line is seen whole however the log was cut into pieces.
-    std::size_t last = m.carry.size();
-    while (last > old && !is_break(m.carry[last - 1])) --last;
-    if (last > old) {  // a new line break: the carry so far started at a line, so all before is new
-        std::size_t before = last - 1;
+    // A line ends at '\n', '\r' or "\r\n" (one break, as scan_block reads it). Only a break that
+    // arrived with these bytes can complete a line (or the carry's old last byte, a '\r').
+    if (const std::size_t last = last_complete_break(m.carry, old > 0 ? old - 1 : 0); last > 0) {
+        std::size_t line_end = last - 1;  // the break that ends the last complete line
+        if (m.carry[line_end] == '\n' && line_end > 0 && m.carry[line_end - 1] == '\r') --line_end;
+        std::size_t before = line_end;
         while (before > 0 && !is_break(m.carry[before - 1])) --before;
         if (before > 0) {
             m.scan_block(m.carry, before);

@@ -81,6 +81,36 @@ TEST(ExplainScan, CarriageReturnsAndCrlfBreakLines) {
     EXPECT_EQ(s.lines(), 2u);
 }
 
+TEST(ExplainScan, WrappedCrlfMessageSeenWholeWhateverTheCut) {
+    // Found by fuzzing: when a piece ended inside "\r\n", the empty gap between '\r' and '\n' was
+    // taken for the look-ahead line, so the wrapped line after it was matched only up to the cut.
+    const std::string log =
+        "RuntimeError:\r\n"
+        "The detected CUDA version (11.8) mismatches the version that was used to compile\r\n"
+        "PyTorch (11.7). Please make sure to use the same CUDA versions.\r\n"
+        "done\r\n";
+    const std::string second_line_end = "compile\r";  // cut right after its '\r', and one byte later
+    const std::size_t cr = log.find(second_line_end) + second_line_end.size();
+    for (std::size_t cut : {cr, cr + 1, cr + 10}) {
+        SCOPED_TRACE(cut);
+        auto s = LogScanner::create(patterns(), {});
+        ASSERT_TRUE(s);
+        s->feed(std::string_view(log).substr(0, cut));
+        s->feed(std::string_view(log).substr(cut));
+        s->finish();
+        ASSERT_EQ(s->hits().size(), 1u);
+        EXPECT_EQ(s->hits()[0].line, 2u);
+        EXPECT_EQ(s->hits()[0].groups, (std::vector<std::string>{"11.8", "11.7"}));
+        EXPECT_EQ(s->lines(), 4u);
+    }
+    for (std::size_t piece : {1u, 2u, 15u, 16u, 17u}) {
+        SCOPED_TRACE(piece);
+        auto s = scan(log, piece);
+        ASSERT_EQ(s.hits().size(), 1u);
+        EXPECT_EQ(s.hits()[0].text, scan(log).hits()[0].text);
+    }
+}
+
 TEST(ExplainScan, SameLineIsCountedOnceAndHitsAreCapped) {
     std::string log;
     for (int i = 0; i < 50; ++i) log += "libcudnn.so.8: cannot open shared object file\n";
