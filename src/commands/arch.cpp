@@ -10,6 +10,7 @@
 #include "arch/inputs.hpp"
 #include "arch/report.hpp"
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
@@ -29,11 +30,7 @@ struct ArchOptions {
     bool full = false;
 };
 
-ExitStatus usage_error(const ArchOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor arch: " << e.message << "\n";
-    return ExitStatus::usage;
-}
+ExitStatus usage_error(const ArchOptions& options, const Error& e) { return report_error(e, options.json, "arch", std::cout, std::cerr); }
 
 /// This machine's GPUs (and its driver's CUDA, for PTX JIT), read by the GPU and driver probes.
 void machine_gpus(const host::Host& host, const kb::Kb& kb, arch::ArchReport& report) {

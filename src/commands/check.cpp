@@ -1,4 +1,5 @@
 #include "commands/check.hpp"
+#include "commands/errors.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,8 +13,6 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/terminal.hpp"
@@ -29,13 +28,8 @@ namespace {
 
 constexpr std::size_t kMaxSnapshotBytes = 256u << 20;
 
-ExitStatus usage_error(const CheckOptions& options, std::ostream& err, const Error& e) {
-    if (options.json) {
-        err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    } else {
-        err << "cudoctor: " << e.message << "\n";
-    }
-    return ExitStatus::usage;
+ExitStatus usage_error(const CheckOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "check", out, err);
 }
 
 // "%h" → the host name ("unknown-host" when the snapshot has none), "%%" → "%". Any other
@@ -108,16 +102,16 @@ Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
 
 ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
     auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, err, kb.error());
+    if (!kb) return usage_error(options, out, err, kb.error());
 
     snapshot::Snapshot snap;
     if (options.snapshot_file) {
         auto loaded = load_snapshot(*options.snapshot_file);
-        if (!loaded) return usage_error(options, err, loaded.error());
+        if (!loaded) return usage_error(options, out, err, loaded.error());
         snap = std::move(*loaded);
     } else {
         auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-        if (!host) return usage_error(options, err, host.error());
+        if (!host) return usage_error(options, out, err, host.error());
         probe::Options probe_options;
         probe_options.pythons = options.pythons;
         probe_options.allow_processes = !options.no_exec;
@@ -134,7 +128,7 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     else report::render_text(snap, {options.color && !options.output, options.verbose}, sink);
     if (options.output) {
         if (auto written = write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
-            return usage_error(options, err, written.error());
+            return usage_error(options, out, err, written.error());
     }
 
     return rules::worst_at_least(snap.findings, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;

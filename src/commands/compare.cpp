@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "commands/terminal.hpp"
 #include "compare/compare.hpp"
 #include "compare/plot.hpp"
@@ -32,9 +33,7 @@ struct CompareCliOptions {
 };
 
 ExitStatus usage_error(const CompareCliOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor compare: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "compare", std::cout, std::cerr);
 }
 
 /// A path from the command line, taken from the working folder when relative.

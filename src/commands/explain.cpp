@@ -13,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/check.hpp"
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "explain/explain.hpp"
 #include "explain/render.hpp"
 #include "host/host.hpp"
@@ -42,9 +41,7 @@ struct ExplainOptions {
 constexpr std::size_t kReadChunk = 1u << 20;
 
 ExitStatus usage_error(const ExplainOptions& options, const Error& e) {
-    if (options.json) std::cerr << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    else std::cerr << "cudoctor: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "explain", std::cout, std::cerr);
 }
 
 /// Streams a file descriptor through the reader in chunks (never all in memory).

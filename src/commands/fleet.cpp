@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "fleet/analysis.hpp"
 #include "fleet/duration.hpp"
 #include "fleet/reader.hpp"
@@ -28,9 +29,7 @@ struct FleetOptions {
 };
 
 ExitStatus usage_error(const FleetOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
-    if (options.json) out << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else err << "cudoctor fleet: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "fleet", out, err);
 }
 
 ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err) {

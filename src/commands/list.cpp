@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "toolkits/machine.hpp"
 
 namespace cudoctor::commands {
@@ -20,11 +21,7 @@ struct ListOptions {
     bool no_size = false;
 };
 
-ExitStatus usage_error(const ListOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor list: " << e.message << "\n";
-    return ExitStatus::usage;
-}
+ExitStatus usage_error(const ListOptions& options, const Error& e) { return report_error(e, options.json, "list", std::cout, std::cerr); }
 
 void render_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.toolkits.empty()) {

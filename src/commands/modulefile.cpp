@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/modulefile.hpp"
@@ -26,9 +27,7 @@ struct ModulefileOptions {
 };
 
 ExitStatus usage_error(const ModulefileOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor modulefile: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "modulefile", std::cout, std::cerr);
 }
 
 ExitStatus run_modulefile(const ModulefileOptions& options) {

@@ -9,6 +9,7 @@
 
 #include "arch/gpus.hpp"
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "common/text.hpp"
 #include "formats/cmake_log.hpp"
 #include "host/host.hpp"
@@ -44,9 +45,7 @@ struct OpencvOptions {
 constexpr std::uintmax_t kMaxLogBytes = 64u << 20;
 
 ExitStatus usage_error(const OpencvOptions& o, const std::string& sub, const Error& e, ExitStatus status = ExitStatus::usage) {
-    if (o.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor opencv " << sub << ": " << e.message << "\n";
-    return status;
+    return report_error(e, o.json, "opencv " + sub, std::cout, std::cerr, status);
 }
 
 Expected<host::Host> open_host(const OpencvOptions& o) {

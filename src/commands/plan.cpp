@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "planner/derive.hpp"
@@ -35,11 +36,8 @@ struct PlanOptions {
     std::string format = "text";
 };
 
-ExitStatus usage_error(const PlanOptions& options, std::ostream& err, const Error& e) {
-    if (options.json || options.format == "json")
-        err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    else err << "cudoctor plan: " << e.message << "\n";
-    return ExitStatus::usage;
+ExitStatus usage_error(const PlanOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json || options.format == "json", "plan", out, err);
 }
 
 Expected<planner::Request> make_request(const PlanOptions& o) {
@@ -69,17 +67,17 @@ Expected<planner::Request> make_request(const PlanOptions& o) {
 
 ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream& err) {
     auto request = make_request(options);
-    if (!request) return usage_error(options, err, request.error());
+    if (!request) return usage_error(options, out, err, request.error());
     auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, err, kb.error());
+    if (!kb) return usage_error(options, out, err, kb.error());
     auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-    if (!host) return usage_error(options, err, host.error());
+    if (!host) return usage_error(options, out, err, host.error());
     const auto snap = probe::probe_machine(*host, *kb, probe::Options{});
 
     auto target = planner::make_target(snap, *request, *kb);
-    if (!target) return usage_error(options, err, target.error());
+    if (!target) return usage_error(options, out, err, target.error());
     auto plan = planner::derive_plan(*request, *target, *kb);
-    if (!plan) return usage_error(options, err, plan.error());
+    if (!plan) return usage_error(options, out, err, plan.error());
 
     // The machine as the plan leaves it, judged by check's rules: a plan check would fault is a bug.
     planner::Prediction prediction;

@@ -3,9 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/switch_plan.hpp"
@@ -22,9 +21,7 @@ struct SwitchOptions {
 };
 
 ExitStatus usage_error(const SwitchOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor switch: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "switch", std::cout, std::cerr);
 }
 
 ExitStatus run_switch(const SwitchOptions& options) {

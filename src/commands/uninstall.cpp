@@ -3,9 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/uninstall_plan.hpp"
@@ -22,9 +21,7 @@ struct UninstallOptions {
 };
 
 ExitStatus usage_error(const UninstallOptions& options, const Error& e) {
-    if (options.json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor uninstall: " << e.message << "\n";
-    return ExitStatus::usage;
+    return report_error(e, options.json, "uninstall", std::cout, std::cerr);
 }
 
 ExitStatus run_uninstall(const UninstallOptions& options) {

@@ -7,9 +7,8 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "commands/terminal.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
@@ -32,10 +31,8 @@ struct VerifyOptions {
     bool color = false;
 };
 
-ExitStatus usage_error(const VerifyOptions& options, std::ostream& err, const Error& e) {
-    if (options.json) err << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump() << "\n";
-    else err << "cudoctor: " << e.message << "\n";
-    return ExitStatus::usage;
+ExitStatus usage_error(const VerifyOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "verify", out, err);
 }
 
 Expected<verify::Report> load_report(const std::string& file) {
@@ -56,16 +53,16 @@ ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::os
     verify::Report report;
     if (options.report_file) {
         auto loaded = load_report(*options.report_file);
-        if (!loaded) return usage_error(options, err, loaded.error());
+        if (!loaded) return usage_error(options, out, err, loaded.error());
         report = std::move(*loaded);
     } else {
         if (!(options.timeout_s > 0 && options.timeout_s <= 3600))
-            return usage_error(options, err, Error{Errc::usage, "--timeout must be between 0 and 3600 seconds"});
+            return usage_error(options, out, err, Error{Errc::usage, "--timeout must be between 0 and 3600 seconds"});
         options.run.call_timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000));
         auto kb = kb::Kb::load(options.kb_dir);
-        if (!kb) return usage_error(options, err, kb.error());
+        if (!kb) return usage_error(options, out, err, kb.error());
         auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-        if (!host) return usage_error(options, err, host.error());
+        if (!host) return usage_error(options, out, err, host.error());
         probe::Options probe_options;
         probe_options.pythons = options.pythons;
         auto snap = probe::probe_machine(*host, *kb, probe_options);

@@ -6,9 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "commands/terminal.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
@@ -28,13 +27,7 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
     installer::ProgressBar bar(std::cerr, !o.no_progress && !quiet() && ::isatty(STDERR_FILENO));
     auto report = installer::verify_installer(o.verify, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
     bar.finish();
-    if (!report) {
-        if (o.json)
-            std::cout << nlohmann::json{{"error", {{"code", to_string(report.error().code)}, {"message", report.error().message}}}}.dump()
-                      << "\n";
-        else std::cerr << "cudoctor: " << report.error().message << "\n";
-        return ExitStatus::usage;
-    }
+    if (!report) return report_error(report.error(), o.json, "verify-installer", std::cout, std::cerr);
     if (o.json) {
         installer::render_json(*report, std::cout);
     } else if (quiet()) {

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "commands/errors.hpp"
 #include "host/host.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
@@ -39,11 +40,7 @@ struct WatchCliOptions {
     std::string report_dir;
 };
 
-ExitStatus usage_error(bool json, const Error& e) {
-    if (json) std::cout << nlohmann::json{{"error", {{"code", to_string(e.code)}, {"message", e.message}}}}.dump(2) << "\n";
-    else std::cerr << "cudoctor watch: " << e.message << "\n";
-    return ExitStatus::usage;
-}
+ExitStatus usage_error(bool json, const Error& e) { return report_error(e, json, "watch", std::cout, std::cerr); }
 
 /// Reads DIR, prints the summary, writes DIR/memory.svg.
 ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_dir, bool json, std::optional<ExitStatus> ended) {

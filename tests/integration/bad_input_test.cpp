@@ -91,8 +91,9 @@ TEST(BadInput, NvccVersionIsTheLastResortAndNoExecForbidsIt) {
 TEST(BadInput, UnreadableRootIsAUsageErrorWithJson) {
     auto run = run_cudoctor({"check", "--root", "/nonexistent/machine", "--json"});
     EXPECT_EQ(run.exit_code, 2);
-    auto err = json::parse(run.err);
+    auto err = json::parse(run.out);  // --json errors go where --json output goes
     EXPECT_EQ(err["error"]["code"], "not found");
+    EXPECT_TRUE(run.err.empty()) << run.err;
 }
 
 TEST(BadInput, BrokenSnapshotIsAUsageError) {

@@ -99,7 +99,7 @@ TEST(ExplainCli, UnreadableInputIsAUsageError) {
     auto bad_snapshot = run_cudoctor({"explain", "--snapshot", tmp.write("s.json", "{not json").string(), "CUDA out of memory."});
     EXPECT_EQ(bad_snapshot.exit_code, 2) << bad_snapshot.err;
     auto json_error = run_cudoctor({"explain", "--json", "--log", "/nonexistent/x"});
-    EXPECT_EQ(json::parse(json_error.err)["error"]["code"], "not found");
+    EXPECT_EQ(json::parse(json_error.out)["error"]["code"], "not found");
 }
 
 TEST(ExplainCli, JunkAndMegabyteLinesAreReadInFullWithoutStalling) {

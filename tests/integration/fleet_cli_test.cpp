@@ -90,8 +90,10 @@ TEST_F(FleetCliTest, CheckOutputIntoAMissingFolderFailsCleanly) {
     auto r = run_cudoctor(
         {"check", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/nouveau", "--json", "--output", (tmp.path() / "missing/x.json").string()});
     EXPECT_EQ(r.exit_code, 2) << r.describe();
-    EXPECT_EQ(r.err, "{\"error\":{\"code\":\"I/O error\",\"message\":\"cannot write " + (tmp.path() / "missing/x.json").string() +
-                         ": No such file or directory\"}}\n");
+    const auto j = json::parse(r.out, nullptr, false);  // --json errors go where --json output goes
+    EXPECT_EQ(j["error"]["code"], "I/O error") << r.out;
+    EXPECT_EQ(j["error"]["message"], "cannot write " + (tmp.path() / "missing/x.json").string() + ": No such file or directory");
+    EXPECT_TRUE(r.err.empty()) << r.err;
     EXPECT_FALSE(fs::exists(tmp.path() / "missing"));
 }
 

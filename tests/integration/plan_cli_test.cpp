@@ -122,7 +122,7 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
         EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     }
     auto run = run_cudoctor({"plan", "--json", "--root", root("ubuntu2204-rtx4060ti"), "--gpu", "RTX 9999"});
-    EXPECT_EQ(json::parse(run.err, nullptr, false)["error"]["code"], "usage error") << run.err;
+    EXPECT_EQ(json::parse(run.out, nullptr, false)["error"]["code"], "usage error") << run.out;
 }
 
 /// The plan applied to each fixture's own snapshot (probed in-process): check finds no error after it.

@@ -1,0 +1,70 @@
+// One error convention for every subcommand, through the real binary: with --json the error is one
+// JSON object {"error": {"code", "message"}} on stdout (where a --json consumer reads) and nothing
+// on stderr; without it, one line "cudoctor COMMAND: message" on stderr and nothing on stdout.
+// Exit status 2 either way.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+
+namespace {
+
+using cudoctor::test::run_cudoctor;
+
+struct Failing {
+    std::string command;            ///< as it names itself in the text form
+    std::vector<std::string> args;  ///< a run that cannot succeed (no --json)
+};
+
+const std::vector<Failing>& failing_runs() {
+    static const std::vector<Failing> runs = {
+        {"check", {"check", "--root", "/nonexistent/machine"}},
+        {"explain", {"explain", "--log", "/nonexistent/build.log"}},
+        {"verify", {"verify", "--snapshot", "/nonexistent/verify.json"}},
+        {"verify-installer", {"verify-installer", "/nonexistent/cuda_12.4.1_550.54.15_linux.run"}},
+        {"compare", {"compare", "/nonexistent/ref.safetensors", "/nonexistent/test.safetensors"}},
+        {"list", {"list", "--root", "/nonexistent/machine"}},
+        {"switch", {"switch", "12.4", "--root", "/nonexistent/machine"}},
+        {"uninstall", {"uninstall", "12.4", "--root", "/nonexistent/machine"}},
+        {"modulefile", {"modulefile", "12.4", "--root", "/nonexistent/machine"}},
+        {"opencv log", {"opencv", "log", "/nonexistent/CMakeCache.log"}},
+        {"watch", {"watch", "report", "/nonexistent/run"}},
+        {"fleet", {"fleet", "/nonexistent/snapshots"}},
+        {"plan", {"plan", "--gpu", "RTX 9999", "--framework", "torch==2.4"}},
+    };
+    return runs;
+}
+
+TEST(ErrorsCli, JsonErrorIsOneObjectOnStdoutAndNothingOnStderr) {
+    for (const auto& f : failing_runs()) {
+        SCOPED_TRACE(f.command);
+        auto args = f.args;
+        args.emplace_back("--json");
+        const auto run = run_cudoctor(args);
+        EXPECT_EQ(run.exit_code, 2) << run.describe() << run.err;
+        const auto j = nlohmann::json::parse(run.out, nullptr, false);
+        ASSERT_TRUE(j.is_object()) << "stdout is no JSON object:\n" << run.out;
+        ASSERT_TRUE(j.contains("error")) << run.out;
+        EXPECT_TRUE(j["error"]["code"].is_string()) << run.out;
+        EXPECT_FALSE(j["error"]["message"].get<std::string>().empty()) << run.out;
+        EXPECT_TRUE(run.err.empty()) << run.err;
+    }
+}
+
+TEST(ErrorsCli, TextErrorIsOneLineOnStderrNamingTheCommand) {
+    for (const auto& f : failing_runs()) {
+        SCOPED_TRACE(f.command);
+        const auto run = run_cudoctor(f.args);
+        EXPECT_EQ(run.exit_code, 2) << run.describe() << run.err;
+        EXPECT_TRUE(run.out.empty()) << run.out;
+        EXPECT_EQ(run.err.rfind("cudoctor " + f.command + ": ", 0), 0u) << run.err;
+        EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+    }
+}
+
+}  // namespace
