@@ -48,7 +48,10 @@ struct ExitDoc {
 constexpr std::array<ExitDoc, 5> k_exit = {{
     {0, "Healthy: nothing wrong (or the command did what it was asked)."},
     {1, "Problems found: findings at or above the --fail-on severity, a GPU that cannot run a binary, an installer that is not whole."},
-    {2, "Usage error or unusable input: bad arguments, a missing --root, a broken snapshot or table. Nothing was changed."},
+    {2,
+     "Usage error or unusable input: bad arguments, a missing --root, a broken snapshot or table. Nothing was changed. The reason "
+     "is one line \"cudoctor COMMAND: ...\" on standard error, or with --json one object {\"error\": {\"code\", \"message\"}} "
+     "on standard output."},
     {3, "Internal error: a bug in cudoctor. Please report it with the command line."},
     {130, "Interrupted (Ctrl-C)."},
 }};
