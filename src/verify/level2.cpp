@@ -228,7 +228,10 @@ Level nvrtc_path(Context& ctx, Level level) {
     const std::string arch = arch_of(ctx);
     std::vector<std::string> launch_on;
     if (ctx.driver_usable) launch_on = driver_library_candidates(ctx.host, ctx.snap, "libcuda.so.1", "libcuda.so");
-    auto answer = nvrtc_compile_and_launch(nvrtc, arch.empty() ? "" : "compute_" + arch, launch_on, ctx.options.call_timeout);
+    // A compile, like nvcc's, gets the compile budget: loading libnvrtc and its builtins from a cold disk (or
+    // under a sanitizer on a busy machine) takes seconds, and --timeout is meant for driver calls that hang.
+    auto answer = nvrtc_compile_and_launch(nvrtc, arch.empty() ? "" : "compute_" + arch, launch_on,
+                                           ctx.options.compile_timeout + ctx.options.call_timeout);
     if (!answer) {
         compile.status = Status::fail;
         compile.reason = "could not start a child process: " + answer.error().message;

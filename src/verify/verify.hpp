@@ -23,7 +23,7 @@ struct Options {
     int level = 3;                                        ///< stop after this level (1–3)
     std::string compiler = "auto";                        ///< "auto" (nvcc, else NVRTC) | "nvcc" | "nvrtc"
     std::chrono::milliseconds call_timeout{20000};        ///< each isolated child (driver calls)
-    std::chrono::milliseconds compile_timeout{300000};    ///< nvcc
+    std::chrono::milliseconds compile_timeout{300000};    ///< nvcc, or NVRTC (plus one call_timeout for its launch)
     std::chrono::milliseconds run_timeout{60000};         ///< the compiled check program
     std::chrono::milliseconds framework_timeout{180000};  ///< each framework's interpreter
 };
