@@ -3,11 +3,10 @@
 // not the knowledge base's list for that wheel. The "libraries" are real nvcc outputs.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <iterator>
-
 #include <nlohmann/json.hpp>
 
+#include "support/files.hpp"
+#include "support/json_query.hpp"
 #include "support/mutable_root.hpp"
 
 using namespace cudoctor::test;
@@ -18,17 +17,7 @@ namespace {
 const std::string kSite = "/home/alice/.local/lib/python3.10/site-packages";
 const std::string kLibTorchCuda = kSite + "/torch/lib/libtorch_cuda.so";
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-std::string artifact_bytes(const std::string& name) { return read(std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name); }
-
-const json* finding(const json& snap, const std::string& id) {
-    for (const auto& f : snap["findings"])
-        if (f["id"] == id) return &f;
-    return nullptr;
-}
+std::string artifact_bytes(const std::string& name) { return slurp(std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name); }
 
 const json& torch(const json& snap) {
     for (const auto& f : snap["frameworks"])

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 
 using cudoctor::test::run_cudoctor;
 using nlohmann::json;
@@ -106,8 +106,7 @@ TEST(CompareModel, PlotShowsEveryLayerAndTheToleranceLine) {
     const std::string svg_path = temp_file("plot.svg", "");
     const auto r = run_cudoctor({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_tanh.safetensors"), "--plot", svg_path});
     EXPECT_EQ(r.exit_code, 1) << r.err;
-    std::ifstream in(svg_path);
-    const std::string svg{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string svg = cudoctor::test::slurp(svg_path);
     EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     EXPECT_NE(svg.find("first failure: blocks.2.mlp.1"), std::string::npos);
     EXPECT_NE(svg.find("tolerance (layer limit)"), std::string::npos);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/json_query.hpp"
 #include "support/mutable_root.hpp"
 #include "support/temp_dir.hpp"
 
@@ -26,11 +27,7 @@ json explain_json(const std::vector<std::string>& args, int expected_exit = 0) {
     return json::parse(run.out);
 }
 
-const json* cause(const json& doc, const std::string& id) {
-    for (const auto& c : doc["causes"])
-        if (c["id"] == id) return &c;
-    return nullptr;
-}
+const json* cause(const json& doc, const std::string& id) { return find_by(doc["causes"], "id", id); }
 
 std::string facts(const json& c, const std::string& verdict) {
     std::string out;

@@ -1,11 +1,10 @@
 // A GPU the knowledge base's table does not list is still named: pci.ids gives its chip
 // ("GA100 [A100X]"), the chip table its architecture and compute capability.
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
+#include "support/files.hpp"
 #include "support/mutable_root.hpp"
 
 namespace cudoctor::test {
@@ -13,11 +12,8 @@ namespace cudoctor::test {
 TEST(GpuNaming, FromRealPciIdsWhenTheTableDoesNotKnowTheDevice) {
     const std::filesystem::path real = "/usr/share/misc/pci.ids";
     if (!std::filesystem::exists(real)) GTEST_SKIP() << "Debian package pci.ids is not installed";
-    std::ifstream in(real);
-    std::stringstream ids;
-    ids << in.rdbuf();
     MutableRoot r("ubuntu2204-rtx4060ti");
-    r.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x20b8\n").write("/usr/share/misc/pci.ids", ids.str());
+    r.write("/sys/bus/pci/devices/0000:01:00.0/device", "0x20b8\n").write("/usr/share/misc/pci.ids", slurp(real));
     auto snap = r.check();
     ASSERT_EQ(snap["gpus"].size(), 1u);
     const auto& g = snap["gpus"][0];

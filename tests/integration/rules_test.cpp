@@ -4,18 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/json_query.hpp"
 #include "support/mutable_root.hpp"
 
 namespace cudoctor::test {
 namespace {
 
 using nlohmann::json;
-
-const json* finding(const json& snap, const std::string& id) {
-    for (const auto& f : snap["findings"])
-        if (f["id"] == id) return &f;
-    return nullptr;
-}
 
 std::string all_findings(const json& snap) { return snap["findings"].dump(2); }
 

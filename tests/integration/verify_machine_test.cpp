@@ -16,6 +16,7 @@
 #include "host/host.hpp"
 #include "integration/run_cudoctor.hpp"
 #include "kb/kb.hpp"
+#include "support/json_query.hpp"
 #include "support/temp_dir.hpp"
 #include "verify/check_output.hpp"
 #include "verify/kernel_source.hpp"
@@ -31,13 +32,6 @@ const std::string kNvcc = "/usr/local/cuda-13.0/bin/nvcc";
 
 bool driverless_with_toolkit() { return !std::filesystem::exists("/proc/driver/nvidia/version") && std::filesystem::exists(kNvcc); }
 
-const json& step(const json& report, const std::string& id) {
-    for (const auto& level : report["levels"])
-        for (const auto& s : level["steps"])
-            if (s["id"] == id) return s;
-    throw std::runtime_error("no step " + id + " in\n" + report.dump(2));
-}
-
 TEST(VerifyMachine, NoDriverFailsLevelOneAndLevelTwoStillCompiles) {
     if (!driverless_with_toolkit()) GTEST_SKIP() << "needs this machine's shape: CUDA 13.0 toolkit, no NVIDIA driver";
     auto run = run_program(CUDOCTOR_BINARY, {"verify", "--level", "2", "--json"},
@@ -45,16 +39,16 @@ TEST(VerifyMachine, NoDriverFailsLevelOneAndLevelTwoStillCompiles) {
     ASSERT_EQ(run.exit_code, 1) << run.describe() << run.err;
     auto report = json::parse(run.out);
     EXPECT_EQ(report["verdict"], "FAIL");
-    const auto& api = step(report, "driver-api");
+    const auto& api = verify_step(report, "driver-api");
     EXPECT_EQ(api["status"], "FAIL");
     EXPECT_TRUE(api["reason"].get<std::string>().starts_with(
         "no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open shared object file"))
         << api["reason"];
     EXPECT_NE(api["cause"].get<std::string>().find("no NVIDIA GPU is on this machine's PCI bus"), std::string::npos) << api["cause"];
-    const auto& compile = step(report, "nvcc-compile");
+    const auto& compile = verify_step(report, "nvcc-compile");
     EXPECT_EQ(compile["status"], "PASS") << compile.dump(2);
     EXPECT_TRUE(compile["reason"].get<std::string>().starts_with(kNvcc + " (CUDA 13.0.88) compiled a kernel for"));
-    const auto& kernel = step(report, "kernel-run");
+    const auto& kernel = verify_step(report, "kernel-run");
     EXPECT_EQ(kernel["status"], "SKIP");
     EXPECT_EQ(kernel["reason"],
               "compiled, but cannot run here: needs a working driver and GPU; level 1 failed: no NVIDIA driver "
@@ -70,7 +64,7 @@ TEST(VerifyMachine, TorchCpuBuildAndTheLibrariesItMapped) {
     auto run = run_program(CUDOCTOR_BINARY, {"verify", "--level", "3", "--compiler", "nvrtc", "--json"},
                            {"PATH=/usr/local/cuda-13.0/bin:/usr/bin:/bin", "HOME=/nonexistent", "LANG=C.UTF-8"}, 300s);
     auto report = json::parse(run.out);
-    const auto& torch = step(report, "framework-torch");
+    const auto& torch = verify_step(report, "framework-torch");
     EXPECT_EQ(torch["status"], "SKIP") << torch.dump(2);
     EXPECT_EQ(torch["reason"],
               "torch 1.13.0a0 imports: a CPU build (torch.version.cuda is None); no GPU on this machine to use "
@@ -83,11 +77,11 @@ TEST(VerifyMachine, TorchCpuBuildAndTheLibrariesItMapped) {
     EXPECT_TRUE(cpu_lib) << torch.dump(2);
     EXPECT_TRUE(none) << torch.dump(2);
     // cuDNN of the toolkit: version from the real library, no handle without a GPU.
-    const auto& cudnn = step(report, "cudnn");
+    const auto& cudnn = verify_step(report, "cudnn");
     EXPECT_EQ(cudnn["reason"], "cuDNN 9.19.0, built with CUDA 13.1 (/usr/local/cuda-13.0/lib/libcudnn.so.9)");
-    EXPECT_EQ(step(report, "cudnn-handle")["status"], "SKIP");
-    EXPECT_EQ(step(report, "nvrtc-compile")["status"], "PASS");
-    EXPECT_EQ(step(report, "kernel-launch")["status"], "SKIP");
+    EXPECT_EQ(verify_step(report, "cudnn-handle")["status"], "SKIP");
+    EXPECT_EQ(verify_step(report, "nvrtc-compile")["status"], "PASS");
+    EXPECT_EQ(verify_step(report, "kernel-launch")["status"], "SKIP");
 }
 
 TEST(VerifyMachine, CheckProgramOnADriverlessMachineSaysInsufficientDriver) {
@@ -143,7 +137,7 @@ TEST(VerifyMachine, RealGpuCapturesReplay) {
         auto replay = run_cudoctor({"verify", "--snapshot", saved.string(), "--json"});
         EXPECT_EQ(replay.exit_code, original["verdict"] == "PASS" ? 0 : 1) << machine.path();
         EXPECT_EQ(json::parse(replay.out), original) << machine.path();
-        EXPECT_EQ(step(original, "driver-api")["status"], "PASS") << "a real GPU machine's driver answers";
+        EXPECT_EQ(verify_step(original, "driver-api")["status"], "PASS") << "a real GPU machine's driver answers";
     }
 }
 

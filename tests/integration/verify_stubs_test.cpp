@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/json_query.hpp"
 #include "support/temp_dir.hpp"
 
 namespace cudoctor::test {
@@ -33,12 +34,7 @@ std::vector<std::string> environment(const std::vector<std::string>& extra) {
 struct Verified {
     RunResult run;
     json report;
-    const json& step(const std::string& id) const {
-        for (const auto& level : report["levels"])
-            for (const auto& s : level["steps"])
-                if (s["id"] == id) return s;
-        throw std::runtime_error("no step " + id + " in\n" + report.dump(2));
-    }
+    const json& step(const std::string& id) const { return verify_step(report, id); }
     std::string status(const std::string& id) const { return step(id)["status"]; }
     std::string reason(const std::string& id) const { return step(id)["reason"]; }
     std::string cause(const std::string& id) const { return step(id)["cause"]; }

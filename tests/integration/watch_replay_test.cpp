@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 #include "support/temp_dir.hpp"
 
 extern char** environ;
@@ -36,13 +37,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
-std::string read_text(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 /// The environment of a replay of series/NAME.tsv, with its cursor and kernel log in `dir`.
 std::vector<std::string> replay_env(const TempDir& dir, const std::string& series, const std::string& library_dir = CUDOCTOR_WATCH_STUB_DIR) {
@@ -111,13 +105,14 @@ TEST(WatchReplay, LeakIsALeakWithSlopeConfidenceAndStart) {
     EXPECT_GE(gpu["temperature_max_c"].get<int>(), 64);
     // The record on disk: one row per sample, and the plot.
     const auto out = dir.path() / "out";
-    EXPECT_EQ(std::count(std::istreambuf_iterator<char>(*std::make_unique<std::ifstream>(out / "gpus.csv")), {}, '\n'), 122);
-    const auto svg = read_text(out / "memory.svg");
+    const auto csv = slurp(out / "gpus.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 122);
+    const auto svg = slurp(out / "memory.svg");
     EXPECT_TRUE(svg.starts_with("<svg")) << svg.substr(0, 80);
     EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 5, true);
     EXPECT_NE(svg.find("<polyline"), std::string::npos);
     EXPECT_NE(svg.find("pid 3999901"), std::string::npos);
-    EXPECT_NE(read_text(out / "watch.json").find("CUDOCTOR_OVERRIDE_WATCH_STEP=120000ms"), std::string::npos);
+    EXPECT_NE(slurp(out / "watch.json").find("CUDOCTOR_OVERRIDE_WATCH_STEP=120000ms"), std::string::npos);
 
     // `watch report DIR` reads the same folder to the same verdict, as text too.
     const auto again = run_cudoctor({"watch", "report", out.string(), "--json"});
@@ -168,7 +163,7 @@ TEST(WatchReplay, LaunchedCommandExitAndCudaErrorText) {
     EXPECT_EQ(w.summary["exit"]["status"], 3);
     ASSERT_EQ(w.summary["cuda_errors"].size(), 1u) << w.summary.dump(2);
     EXPECT_EQ(w.summary["cuda_errors"][0]["text"], "RuntimeError: CUDA error: an illegal memory access was encountered");
-    EXPECT_NE(read_text(dir.path() / "out" / "command.log").find("epoch 1"), std::string::npos);
+    EXPECT_NE(slurp(dir.path() / "out" / "command.log").find("epoch 1"), std::string::npos);
     EXPECT_NE(w.run.err.find("epoch 1"), std::string::npos);  // passed through (to stderr under --json)
     EXPECT_LT(w.summary["samples"].get<int>(), 121);          // the watch ended with the command
 }
@@ -197,7 +192,7 @@ TEST(WatchReplay, CsvSurvivesKill) {
 
     const auto gpus = dir.path() / "out" / "gpus.csv";
     auto rows = [&] {
-        const auto text = read_text(gpus);
+        const auto text = slurp(gpus);
         return std::count(text.begin(), text.end(), '\n');
     };
     const auto deadline = std::chrono::steady_clock::now() + 60s;
@@ -209,7 +204,7 @@ TEST(WatchReplay, CsvSurvivesKill) {
     ASSERT_GE(rows(), 31) << "the watcher wrote too few rows before the deadline";
 
     // Every row the watcher wrote is whole: 14 cells, a line break at the end.
-    const auto text = read_text(gpus);
+    const auto text = slurp(gpus);
     ASSERT_TRUE(text.ends_with('\n'));
     std::istringstream lines(text);
     std::string line;
@@ -246,10 +241,10 @@ TEST(WatchReplay, BadInputOneLineAndNothingChanged) {
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "b"));
     // A folder that already holds a watch is never written into again.
     const auto first = replay(dir, "sawtooth");
-    const auto before = read_text(dir.path() / "out" / "gpus.csv");
+    const auto before = slurp(dir.path() / "out" / "gpus.csv");
     const auto second = run_program(CUDOCTOR_BINARY, watch_args(dir), replay_env(dir, "sawtooth"), 60s);
     EXPECT_EQ(second.exit_code, 2);
-    EXPECT_EQ(read_text(dir.path() / "out" / "gpus.csv"), before);
+    EXPECT_EQ(slurp(dir.path() / "out" / "gpus.csv"), before);
     // Garbage and a cut row in a watch folder: skipped with a warning, never a crash.
     std::ofstream(dir.path() / "out" / "gpus.csv", std::ios::app) << "garbage,row\n2024-01-01T00:00:00.000Z,1.0,0,\"unclosed";
     const auto report = run_cudoctor({"watch", "report", (dir.path() / "out").string(), "--json"});

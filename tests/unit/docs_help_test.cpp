@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 
 #include "commands/docs.hpp"
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor;
 using namespace cudoctor::commands;
@@ -103,10 +103,7 @@ TEST(DocsHelp, GeneratorWritesTheFileItPrints) {
         const auto file = dir / what;
         auto written = test::run_cudoctor({"__generate", what, "-o", file.string()});
         ASSERT_EQ(written.exit_code, 0) << what << written.err;
-        std::ifstream in(file, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        EXPECT_EQ(text.str(), printed.out) << what;
+        EXPECT_EQ(test::slurp(file), printed.out) << what;
         EXPECT_FALSE(std::filesystem::exists(file.string() + ".tmp"));
     }
     auto bad = test::run_cudoctor({"__generate", "man", "-o", (dir / "no" / "such" / "dir").string()});

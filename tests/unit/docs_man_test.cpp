@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -12,18 +11,12 @@
 
 #include "commands/docs.hpp"
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
 namespace {
-
-std::string read_all(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 /// The subcommand names the real binary's --help lists.
 std::vector<std::string> listed_subcommands() {
@@ -53,7 +46,7 @@ TEST(DocsMan, EveryEnvironmentVariableTheCodeReadsIsDocumented) {
     std::set<std::string> found;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(CUDOCTOR_SOURCE_DIR) + "/src")) {
         if (!entry.is_regular_file()) continue;
-        const auto text = read_all(entry.path());
+        const auto text = test::slurp(entry.path());
         for (std::sregex_iterator it(text.begin(), text.end(), literal), end; it != end; ++it) found.insert((*it)[1]);
     }
     EXPECT_TRUE(found.contains("CUDOCTOR_OVERRIDE_DRIVER_VERSION")) << "the scan found nothing: did src/ move?";

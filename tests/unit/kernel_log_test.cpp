@@ -3,22 +3,19 @@
 // form people save a kernel log in, and on broken input.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "formats/kernel_log.hpp"
+#include "support/files.hpp"
 
 using namespace cudoctor::formats;
 
 namespace {
 
 std::string real_log(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/watch_stubs/kernel_logs/" + name);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().empty()) throw std::runtime_error("missing fixture " + name);
-    return text.str();
+    auto text = cudoctor::test::slurp(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/watch_stubs/kernel_logs/" + name);
+    if (text.empty()) throw std::runtime_error("missing fixture " + name);
+    return text;
 }
 
 }  // namespace

@@ -1,21 +1,18 @@
 // The OpenCV configure-log parser on real logs from public bug reports (tests/fixtures/opencv/,
 // each naming its source) and on Debian's own cv2 build information.
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "formats/cmake_log.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::formats {
 namespace {
 
 std::string fixture(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/opencv/" + name, std::ios::binary);
-    EXPECT_TRUE(in) << name;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    auto text = test::read_if_present(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/opencv/" + name);
+    EXPECT_TRUE(text) << name;
+    return text.value_or("");
 }
 
 using Strings = std::vector<std::string>;

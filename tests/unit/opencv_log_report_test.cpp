@@ -1,22 +1,19 @@
 // Verdicts on real OpenCV configure logs: each "skipped" with its reason and fix, the arch
 // list judged against a GPU.
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "arch/gpus.hpp"
 #include "opencv/log_report.hpp"
+#include "support/files.hpp"
 
 namespace cudoctor::opencv {
 namespace {
 
 std::string fixture(const std::string& name) {
-    std::ifstream in(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/opencv/" + name, std::ios::binary);
-    EXPECT_TRUE(in) << name;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    auto text = test::read_if_present(std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/opencv/" + name);
+    EXPECT_TRUE(text) << name;
+    return text.value_or("");
 }
 
 arch::TargetGpu gpu(const std::string& spec) { return *arch::resolve_gpu(kb::Kb::builtin(), spec); }
