@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/inputs.hpp"
-#include "arch/report.hpp"
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "gpucode/inputs.hpp"
+#include "gpucode/report.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
@@ -33,7 +33,7 @@ struct ArchOptions {
 ExitStatus usage_error(const ArchOptions& options, const Error& e) { return report_error(e, options.json, "arch", std::cout, std::cerr); }
 
 /// This machine's GPUs (and its driver's CUDA, for PTX JIT), read by the GPU and driver probes.
-void machine_gpus(const host::Host& host, const kb::Kb& kb, arch::ArchReport& report) {
+void machine_gpus(const host::Host& host, const kb::Kb& kb, gpucode::ArchReport& report) {
     snapshot::Snapshot snap;
     probe::Options options;
     options.allow_processes = false;
@@ -41,7 +41,7 @@ void machine_gpus(const host::Host& host, const kb::Kb& kb, arch::ArchReport& re
     probe::probe_gpus(ctx);
     probe::probe_driver(ctx);
     for (const auto& g : snap.gpus) {
-        auto cc = arch::parse_compute_capability(g.compute_capability);
+        auto cc = gpucode::parse_compute_capability(g.compute_capability);
         if (!cc) continue;
         report.gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
     }
@@ -66,13 +66,13 @@ ExitStatus run_arch(const ArchOptions& options) {
     auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
     if (!host) return usage_error(options, host.error());
 
-    arch::ArchReport report;
+    gpucode::ArchReport report;
     // Headers of the registered fatbins first: a small fraction of reading the file. Only when
     // that says some GPU cannot run are the data sections searched too (cuFFT keeps its real
     // kernels in .ldata), unless --fast forbids it or --full asks for it from the start.
-    report.depth = options.full ? arch::ScanDepth::full : arch::ScanDepth::registered;
+    report.depth = options.full ? gpucode::ScanDepth::full : gpucode::ScanDepth::registered;
     for (const auto& spec : options.gpus) {
-        auto gpu = arch::resolve_gpu(*kb, spec);
+        auto gpu = gpucode::resolve_gpu(*kb, spec);
         if (!gpu) return usage_error(options, gpu.error());
         report.gpus.push_back(std::move(*gpu));
     }
@@ -86,20 +86,20 @@ ExitStatus run_arch(const ArchOptions& options) {
     }
     bool wants_packages = false;
     for (const auto& in : inputs) wants_packages = wants_packages || !host->exists(in);
-    const auto expansion = arch::expand_inputs(*host, inputs, wants_packages ? python_sites(*host, *kb) : std::vector<std::string>{});
-    const arch::ArchReport before_scan = report;
+    const auto expansion = gpucode::expand_inputs(*host, inputs, wants_packages ? python_sites(*host, *kb) : std::vector<std::string>{});
+    const gpucode::ArchReport before_scan = report;
     report.errors = expansion.errors;
-    arch::scan_into(*host, expansion.files, report);
+    gpucode::scan_into(*host, expansion.files, report);
     if (!options.fast && !options.full && report.any_cannot_run()) {
         report = before_scan;
-        report.depth = arch::ScanDepth::full;
+        report.depth = gpucode::ScanDepth::full;
         report.errors = expansion.errors;
-        arch::scan_into(*host, expansion.files, report);
+        gpucode::scan_into(*host, expansion.files, report);
     }
 
-    if (options.json) std::cout << arch::to_json(report).dump(2) << "\n";
-    else if (options.markdown) arch::render_markdown(report, std::cout);
-    else arch::render_text(report, std::cout);
+    if (options.json) std::cout << gpucode::to_json(report).dump(2) << "\n";
+    else if (options.markdown) gpucode::render_markdown(report, std::cout);
+    else gpucode::render_text(report, std::cout);
     if (!options.json)
         for (const auto& [path, e] : report.errors) std::cerr << "cudoctor arch: " << e.message << "\n";
 

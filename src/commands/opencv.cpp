@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/gpus.hpp"
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "common/text.hpp"
 #include "formats/cmake_log.hpp"
+#include "gpucode/gpus.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "opencv/cmake_plan.hpp"
@@ -52,10 +52,10 @@ Expected<host::Host> open_host(const OpencvOptions& o) {
     return o.root ? host::Host::rooted(*o.root) : Expected<host::Host>(host::Host::real());
 }
 
-Expected<std::vector<arch::TargetGpu>> given_gpus(const OpencvOptions& o, const kb::Kb& kb) {
-    std::vector<arch::TargetGpu> gpus;
+Expected<std::vector<gpucode::TargetGpu>> given_gpus(const OpencvOptions& o, const kb::Kb& kb) {
+    std::vector<gpucode::TargetGpu> gpus;
     for (const auto& spec : o.gpus) {
-        auto g = arch::resolve_gpu(kb, spec);
+        auto g = gpucode::resolve_gpu(kb, spec);
         if (!g) return Unexpected<Error>(g.error());
         gpus.push_back(std::move(*g));
     }
@@ -73,10 +73,10 @@ snapshot::Snapshot gpus_and_driver(const host::Host& host, const kb::Kb& kb) {
     return snap;
 }
 
-std::vector<arch::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
-    std::vector<arch::TargetGpu> gpus;
+std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
+    std::vector<gpucode::TargetGpu> gpus;
     for (const auto& g : snap.gpus)
-        if (auto cc = arch::parse_compute_capability(g.compute_capability))
+        if (auto cc = gpucode::parse_compute_capability(g.compute_capability))
             gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
     return gpus;
 }

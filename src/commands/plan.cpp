@@ -11,12 +11,12 @@
 #include "commands/errors.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
-#include "planner/derive.hpp"
-#include "planner/projected.hpp"
-#include "planner/render.hpp"
-#include "planner/request.hpp"
-#include "planner/target.hpp"
 #include "probe/context.hpp"
+#include "recipe/derive.hpp"
+#include "recipe/projected.hpp"
+#include "recipe/render.hpp"
+#include "recipe/request.hpp"
+#include "recipe/target.hpp"
 #include "rules/rules.hpp"
 
 namespace cudoctor::commands {
@@ -40,10 +40,10 @@ ExitStatus usage_error(const PlanOptions& options, std::ostream& out, std::ostre
     return report_error(e, options.json || options.format == "json", "plan", out, err);
 }
 
-Expected<planner::Request> make_request(const PlanOptions& o) {
-    planner::Request r;
+Expected<recipe::Request> make_request(const PlanOptions& o) {
+    recipe::Request r;
     if (o.framework) {
-        auto fw = planner::parse_framework(*o.framework);
+        auto fw = recipe::parse_framework(*o.framework);
         if (!fw) return Unexpected<Error>(fw.error());
         r.framework = *fw;
     }
@@ -74,22 +74,22 @@ ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream&
     if (!host) return usage_error(options, out, err, host.error());
     const auto snap = probe::probe_machine(*host, *kb, probe::Options{});
 
-    auto target = planner::make_target(snap, *request, *kb);
+    auto target = recipe::make_target(snap, *request, *kb);
     if (!target) return usage_error(options, out, err, target.error());
-    auto plan = planner::derive_plan(*request, *target, *kb);
+    auto plan = recipe::derive_plan(*request, *target, *kb);
     if (!plan) return usage_error(options, out, err, plan.error());
 
     // The machine as the plan leaves it, judged by check's rules: a plan check would fault is a bug.
-    planner::Prediction prediction;
+    recipe::Prediction prediction;
     if (!plan->refused && !request->gpu && !request->os && !request->fresh) {
         prediction.evaluated = true;
-        for (const auto& f : rules::evaluate(planner::projected_snapshot(snap, *plan, *kb), *kb))
+        for (const auto& f : rules::evaluate(recipe::projected_snapshot(snap, *plan, *kb), *kb))
             if (f.severity == "error") prediction.errors.push_back(f.title);
     }
 
-    if (options.json || options.format == "json") out << planner::to_json(*plan, *request, prediction).dump(2) << "\n";
-    else if (options.format == "script") planner::render_script(*plan, *request, out);
-    else planner::render_text(*plan, *request, prediction, out);
+    if (options.json || options.format == "json") out << recipe::to_json(*plan, *request, prediction).dump(2) << "\n";
+    else if (options.format == "script") recipe::render_script(*plan, *request, out);
+    else recipe::render_text(*plan, *request, prediction, out);
     return plan->refused ? ExitStatus::problems : ExitStatus::healthy;
 }
 

@@ -37,7 +37,7 @@ Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::ui
             if (!name.ends_with(".npy")) continue;
             const std::string file = host::join(path, name);
             if (!host.is_file(file)) continue;
-            auto mapped = arch::MappedFile::open(host, file);
+            auto mapped = host::MappedFile::open(host, file);
             if (!mapped) return open_error(file, mapped.error());
             auto t = formats::parse_npy(mapped->bytes());
             if (!t) return in_file(file, t.error());
@@ -49,7 +49,7 @@ Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::ui
         return dump;
     }
 
-    auto mapped = arch::MappedFile::open(host, path);
+    auto mapped = host::MappedFile::open(host, path);
     if (!mapped) return open_error(path, mapped.error());
     const std::string_view bytes = mapped->bytes();
     if (formats::looks_like_npy(bytes)) {

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "arch/mapped_file.hpp"
 #include "common/error.hpp"
 #include "formats/tensor_view.hpp"
 #include "host/host.hpp"
+#include "host/mapped_file.hpp"
 
 namespace cudoctor::compare {
 
@@ -38,7 +38,7 @@ class Dump {
     std::string m_path;
     std::string m_format;
     std::vector<formats::TensorView> m_tensors;
-    std::vector<arch::MappedFile> m_files;
+    std::vector<host::MappedFile> m_files;
     std::vector<std::unique_ptr<std::string>> m_inflated;  // stable addresses: the views point in
 };
 

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "installer/disk.hpp"
-#include "installer/plan.hpp"
+#include "installer/schedule.hpp"
 #include "installer/verdict_text.hpp"
 
 namespace cudoctor::installer {
@@ -116,7 +116,7 @@ class Verifier {
     int m_fd;
     VerifyReport& m_r;
     std::string m_head;
-    Plan m_plan;
+    Schedule m_schedule;
     std::optional<DiskInfo> m_sits;
     bool m_size_proven = false;  ///< the size matches a declared size exactly
     unsigned threads() const { return m_options.threads ? m_options.threads : std::max(1u, std::thread::hardware_concurrency()); }
@@ -208,10 +208,10 @@ void Verifier::plan_makeself() {
         const auto from = h.fork_checksum_offset.value_or(0);
         const std::string what = "bytes from line 4 to the end";
         if (h.fork_crc)
-            m_plan.digests.push_back(
+            m_schedule.digests.push_back(
                 {"crc", what, std::to_string(*h.fork_crc), std::make_unique<DigestSink>(DigestKind::cksum, from, std::nullopt)});
         if (h.fork_md5)
-            m_plan.digests.push_back({"md5", what, *h.fork_md5, std::make_unique<DigestSink>(DigestKind::md5, from, std::nullopt)});
+            m_schedule.digests.push_back({"md5", what, *h.fork_md5, std::make_unique<DigestSink>(DigestKind::md5, from, std::nullopt)});
     }
     for (std::size_t i = 0; i < h.payloads.size(); ++i) {
         const auto& p = h.payloads[i];
@@ -219,19 +219,19 @@ void Verifier::plan_makeself() {
         const auto end = p.size ? std::optional<std::uint64_t>(p.offset + *p.size) : std::nullopt;
         if (h.family == formats::MakeselfFamily::upstream) {
             if (p.sha256)
-                m_plan.digests.push_back({"sha256", what, *p.sha256, std::make_unique<DigestSink>(DigestKind::sha256, p.offset, end)});
-            if (p.md5) m_plan.digests.push_back({"md5", what, *p.md5, std::make_unique<DigestSink>(DigestKind::md5, p.offset, end)});
+                m_schedule.digests.push_back({"sha256", what, *p.sha256, std::make_unique<DigestSink>(DigestKind::sha256, p.offset, end)});
+            if (p.md5) m_schedule.digests.push_back({"md5", what, *p.md5, std::make_unique<DigestSink>(DigestKind::md5, p.offset, end)});
             // makeself checks the CRC only when no MD5 or SHA-256 was checked.
             if (p.crc && !p.md5 && !p.sha256)
-                m_plan.digests.push_back(
+                m_schedule.digests.push_back(
                     {"crc", what, std::to_string(*p.crc), std::make_unique<DigestSink>(DigestKind::cksum, p.offset, end)});
-            if (!p.sha256 && !p.md5 && !p.crc) m_plan.notes.push_back("the header records no MD5, SHA-256 or CRC of " + what);
+            if (!p.sha256 && !p.md5 && !p.crc) m_schedule.notes.push_back("the header records no MD5, SHA-256 or CRC of " + what);
         }
         if (h.compression == PayloadCompression::gzip || h.compression == PayloadCompression::xz || h.compression == PayloadCompression::zstd)
-            m_plan.streams.push_back({what, std::make_unique<StreamCheckSink>(h.compression, p.offset, end, threads())});
+            m_schedule.streams.push_back({what, std::make_unique<StreamCheckSink>(h.compression, p.offset, end, threads())});
         else if (h.compression != PayloadCompression::none)
-            m_plan.notes.push_back(std::string("the ") + formats::to_string(h.compression) + " stream of " + what +
-                                   " is not decompressed (no decoder linked)");
+            m_schedule.notes.push_back(std::string("the ") + formats::to_string(h.compression) + " stream of " + what +
+                                       " is not decompressed (no decoder linked)");
     }
 }
 
@@ -271,7 +271,7 @@ void Verifier::plan_ar() {
         else if (n.ends_with(".gz")) c = PayloadCompression::gzip;
         else if (n.ends_with(".zst")) c = PayloadCompression::zstd;
         if (c != PayloadCompression::other)
-            m_plan.streams.push_back({n, std::make_unique<StreamCheckSink>(c, data, data + m->size, threads())});
+            m_schedule.streams.push_back({n, std::make_unique<StreamCheckSink>(c, data, data + m->size, threads())});
         pos = data + m->size + (m->size & 1);
     }
     if (pos > m_r.size + 1) {
@@ -298,7 +298,7 @@ void Verifier::plan_stream_file(PayloadCompression c) {
         add("size", CheckStatus::info,
             std::string("a ") + formats::to_string(c) + " stream declares no size up front: the stream check finds a cut file");
     }
-    m_plan.streams.push_back({"the file", std::make_unique<StreamCheckSink>(c, 0, std::nullopt, threads())});
+    m_schedule.streams.push_back({"the file", std::make_unique<StreamCheckSink>(c, 0, std::nullopt, threads())});
 }
 
 void Verifier::check_fat32_cut() {
@@ -341,14 +341,14 @@ void Verifier::check_unpack_space(std::optional<std::uint64_t> need) {
 
 void Verifier::plan_user_digests() {
     if (m_options.sha256)
-        m_plan.digests.push_back(
+        m_schedule.digests.push_back(
             {"user-sha256", "the file", *m_options.sha256, std::make_unique<DigestSink>(DigestKind::sha256, 0, std::nullopt)});
     if (m_options.md5)
-        m_plan.digests.push_back({"user-md5", "the file", *m_options.md5, std::make_unique<DigestSink>(DigestKind::md5, 0, std::nullopt)});
+        m_schedule.digests.push_back({"user-md5", "the file", *m_options.md5, std::make_unique<DigestSink>(DigestKind::md5, 0, std::nullopt)});
 }
 
 void Verifier::run_pass(const ProgressFn& progress) {
-    const auto result = run_single_pass(m_fd, m_r.size, m_plan.sinks(), progress);
+    const auto result = run_single_pass(m_fd, m_r.size, m_schedule.sinks(), progress);
     m_r.bytes_read = result.bytes_read;
     m_r.pass_seconds = result.seconds;
     if (result.error) {
@@ -362,7 +362,7 @@ void Verifier::run_pass(const ProgressFn& progress) {
 }
 
 void Verifier::judge_pass() {
-    for (const auto& s : m_plan.streams) {
+    for (const auto& s : m_schedule.streams) {
         const auto& res = s.sink->result();
         const std::string name = std::string(formats::to_string(s.sink->compression())) + " stream of " + s.what;
         switch (res.status) {
@@ -379,7 +379,7 @@ void Verifier::judge_pass() {
         }
     }
     bool own_mismatch = false;
-    for (const auto& d : m_plan.digests) {
+    for (const auto& d : m_schedule.digests) {
         const bool user = d.check.starts_with("user-");
         const auto& got = d.sink->value();
         std::string expected = d.expected;
@@ -392,10 +392,10 @@ void Verifier::judge_pass() {
             if (!user) own_mismatch = true;
         }
     }
-    for (const auto& s : m_plan.streams)
+    for (const auto& s : m_schedule.streams)
         if (s.sink->result().status == StreamStatus::corrupt) own_mismatch = true;
     if (own_mismatch) judge(Verdict::corrupt);
-    for (const auto& d : m_plan.digests)
+    for (const auto& d : m_schedule.digests)
         if (d.check.starts_with("user-") && d.sink->value() != d.expected) judge(Verdict::digest_mismatch);
 }
 
@@ -432,7 +432,7 @@ void Verifier::run(const ProgressFn& progress) {
         case FileKind::zstd: plan_stream_file(PayloadCompression::zstd); break;
         case FileKind::tar:
         case FileKind::bzip2:
-            m_plan.notes.push_back(std::string(describe(m_r.kind)) + " carries no integrity data cudoctor can check");
+            m_schedule.notes.push_back(std::string(describe(m_r.kind)) + " carries no integrity data cudoctor can check");
             break;
         default:
             add("kind", CheckStatus::bad, m_r.kind_text + ", not an installer");
@@ -444,13 +444,13 @@ void Verifier::run(const ProgressFn& progress) {
     std::optional<std::uint64_t> need;
     if (m_r.makeself && m_r.makeself->uncompressed_kib) need = *m_r.makeself->uncompressed_kib * 1024;
     if (!bad()) check_unpack_space(need);
-    for (const auto& n : m_plan.notes) add("note", CheckStatus::info, n);
+    for (const auto& n : m_schedule.notes) add("note", CheckStatus::info, n);
     if (bad()) {
         if (m_options.sha256 || m_options.md5)
             add("user-digest", CheckStatus::skipped, "not computed: the file is already known to be bad");
     } else {
         plan_user_digests();
-        if (m_plan.digests.empty() && m_plan.streams.empty())
+        if (m_schedule.digests.empty() && m_schedule.streams.empty())
             add("integrity", CheckStatus::warning, "nothing to check the bytes against: give --sha256 HEX from the download page");
         else {
             run_pass(progress);

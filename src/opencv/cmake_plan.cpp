@@ -165,7 +165,7 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     plan.gpus = request.gpus;
     if (plan.gpus.empty())
         for (const auto& g : snap.gpus)
-            if (auto cc = arch::parse_compute_capability(g.compute_capability))
+            if (auto cc = gpucode::parse_compute_capability(g.compute_capability))
                 plan.gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
     if (plan.gpus.empty())
         return fail(Errc::usage, snap.gpus.empty()
@@ -180,7 +180,7 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     const auto cuda_major = int_major(tk->version);
 
     // The architectures: this machine's (or --gpu), each compiled natively; PTX only with --portable.
-    std::vector<arch::ComputeCapability> ccs;
+    std::vector<gpucode::ComputeCapability> ccs;
     for (const auto& g : plan.gpus)
         if (std::find(ccs.begin(), ccs.end(), g.cc) == ccs.end()) ccs.push_back(g.cc);
     std::sort(ccs.begin(), ccs.end());
@@ -195,7 +195,7 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
                                      " can): nvcc will fail on it");
         }
     }
-    const bool dnn_arch_ok = ccs.front() >= arch::ComputeCapability{5, 3};
+    const bool dnn_arch_ok = ccs.front() >= gpucode::ComputeCapability{5, 3};
 
     // cuDNN for this CUDA major: headers are what CMake needs.
     const snapshot::Cudnn* cudnn = nullptr;

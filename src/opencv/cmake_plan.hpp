@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/gpus.hpp"
 #include "common/error.hpp"
+#include "gpucode/gpus.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "opencv/machine.hpp"
@@ -20,12 +20,12 @@
 namespace cudoctor::opencv {
 
 struct CmakeRequest {
-    std::string src = "opencv";          ///< the OpenCV source folder (--src)
-    std::optional<std::string> contrib;  ///< the opencv_contrib folder (--contrib)
-    std::vector<arch::TargetGpu> gpus;   ///< --gpu; empty: this machine's GPUs
-    bool portable = false;               ///< --portable: PTX of the lowest arch too
-    std::optional<std::string> python;   ///< --python interpreter
-    std::optional<std::string> cuda;     ///< --cuda VERSION or toolkit folder
+    std::string src = "opencv";            ///< the OpenCV source folder (--src)
+    std::optional<std::string> contrib;    ///< the opencv_contrib folder (--contrib)
+    std::vector<gpucode::TargetGpu> gpus;  ///< --gpu; empty: this machine's GPUs
+    bool portable = false;                 ///< --portable: PTX of the lowest arch too
+    std::optional<std::string> python;     ///< --python interpreter
+    std::optional<std::string> cuda;       ///< --cuda VERSION or toolkit folder
     std::string install_prefix = "/usr/local";
 };
 
@@ -45,7 +45,7 @@ struct Define {
 };
 
 struct CmakePlan {
-    std::vector<arch::TargetGpu> gpus;
+    std::vector<gpucode::TargetGpu> gpus;
     std::string toolkit_version;
     std::string toolkit_path;
     std::string cudnn_version;  ///< "" when none was found

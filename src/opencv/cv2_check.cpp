@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "arch/inputs.hpp"
 #include "common/text.hpp"
+#include "gpucode/inputs.hpp"
 
 namespace cudoctor::opencv {
 namespace {
@@ -83,7 +83,7 @@ bool Cv2Check::problems() const {
 }
 
 Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std::string& python, std::chrono::milliseconds timeout,
-                             const std::vector<arch::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda) {
+                             const std::vector<gpucode::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda) {
     auto run = host.run({python, "-c", kScript}, timeout);
     if (!run) {
         if (run.error().code == Errc::timeout)
@@ -108,12 +108,12 @@ Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std
 
     check.arch.gpus = gpus;
     check.arch.driver_max_cuda = driver_max_cuda;
-    check.arch.depth = arch::ScanDepth::registered;
+    check.arch.depth = gpucode::ScanDepth::registered;
     if (gpus.empty()) check.arch.note = "No NVIDIA GPU found on this machine: give --gpu 8.9 for a verdict on the libraries' GPU code.";
     if (check.build.log.cuda && !check.answer.libraries.empty()) {
-        const auto expansion = arch::expand_inputs(host, check.answer.libraries, {});
+        const auto expansion = gpucode::expand_inputs(host, check.answer.libraries, {});
         check.arch.errors = expansion.errors;
-        arch::scan_into(host, expansion.files, check.arch);
+        gpucode::scan_into(host, expansion.files, check.arch);
     }
     return check;
 }
@@ -140,7 +140,7 @@ void render_text(const Cv2Check& check, std::ostream& out) {
     if (check.build.log.cuda) {
         out << "\nGPU code in its libraries:\n";
         if (a.libraries.empty()) out << "  (the child reported no OpenCV libraries mapped)\n";
-        else arch::render_text(check.arch, out);
+        else gpucode::render_text(check.arch, out);
     }
 }
 
@@ -156,7 +156,7 @@ nlohmann::json to_json(const Cv2Check& check) {
                      {"problems", check.problems()}};
     if (a.import_error.empty()) {
         j["build"] = to_json(check.build);
-        if (check.build.log.cuda) j["arch"] = arch::to_json(check.arch);
+        if (check.build.log.cuda) j["arch"] = gpucode::to_json(check.arch);
     }
     return j;
 }

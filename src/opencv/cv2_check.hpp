@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/report.hpp"
 #include "common/error.hpp"
+#include "gpucode/report.hpp"
 #include "host/host.hpp"
 #include "opencv/log_report.hpp"
 
@@ -41,8 +41,8 @@ Expected<Cv2Answer> parse_cv2_answer(std::string_view out);
 struct Cv2Check {
     std::string python;
     Cv2Answer answer;
-    LogReport build;        ///< the build information judged (build_information mode)
-    arch::ArchReport arch;  ///< the scanned libraries with GPU code, against the GPUs
+    LogReport build;           ///< the build information judged (build_information mode)
+    gpucode::ArchReport arch;  ///< the scanned libraries with GPU code, against the GPUs
     /// Problems: cv2 missing, no CUDA in the build, no usable device while GPUs exist, a
     /// library that cannot run on a GPU.
     bool problems() const;
@@ -53,7 +53,7 @@ struct Cv2Check {
 /// non-zero (its stderr's last line in the message), Errc::parse for garbage output.
 /// `gpus` empty: the GPU verdicts are left out (arch report notes it).
 Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std::string& python, std::chrono::milliseconds timeout,
-                             const std::vector<arch::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda);
+                             const std::vector<gpucode::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda);
 
 void render_text(const Cv2Check& check, std::ostream& out);
 nlohmann::json to_json(const Cv2Check& check);

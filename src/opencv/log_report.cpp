@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "arch/compatibility.hpp"
 #include "common/text.hpp"
+#include "gpucode/compatibility.hpp"
 
 namespace cudoctor::opencv {
 namespace {
@@ -23,7 +23,7 @@ bool contains(const std::vector<std::string>& list, std::string_view item) {
 
 /// "86" → 8.6 as a CUDA_ARCH_BIN value; "" when it is no compute capability.
 std::string dotted(std::string_view arch) {
-    auto cc = arch::parse_compute_capability(arch);
+    auto cc = gpucode::parse_compute_capability(arch);
     return cc ? cc->str() : std::string();
 }
 
@@ -35,7 +35,7 @@ std::string cudnn_install(const LogContext& ctx, const std::string& cuda_version
     return "install cuDNN's headers and library for this CUDA";
 }
 
-std::string gpu_list_cc(const std::vector<arch::TargetGpu>& gpus) {
+std::string gpu_list_cc(const std::vector<gpucode::TargetGpu>& gpus) {
     std::vector<std::string> ccs;
     for (const auto& g : gpus)
         if (!contains(ccs, g.cc.str())) ccs.push_back(g.cc.str());
@@ -90,25 +90,25 @@ void judge_archs(const formats::OpencvBuildLog& log, const LogContext& ctx, std:
         out.push_back({"GPU architectures", Status::info, summary, "", ""});
         return;
     }
-    std::vector<arch::Image> images;
+    std::vector<gpucode::Image> images;
     for (const auto& a : log.gpu_archs)
-        if (auto cc = arch::parse_compute_capability(a))
+        if (auto cc = gpucode::parse_compute_capability(a))
             images.push_back({formats::FatbinKind::sass, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
     for (const auto& a : log.ptx_archs)
-        if (auto cc = arch::parse_compute_capability(a))
+        if (auto cc = gpucode::parse_compute_capability(a))
             images.push_back({formats::FatbinKind::ptx, static_cast<std::uint32_t>(cc->major * 10 + cc->minor)});
     for (const auto& gpu : ctx.gpus) {
-        const auto verdict = arch::verdict_for(std::vector<std::vector<arch::Image>>{images}, gpu.cc);
+        const auto verdict = gpucode::verdict_for(std::vector<std::vector<gpucode::Image>>{images}, gpu.cc);
         Verdict v{"GPU architectures", Status::enabled,
-                  summary + ": " + gpu.name + " (" + gpu.cc.str() + ") " + arch::to_string(verdict.mode) +
+                  summary + ": " + gpu.name + " (" + gpu.cc.str() + ") " + gpucode::to_string(verdict.mode) +
                       (verdict.via.empty() ? "" : " via " + verdict.via),
                   "", ""};
-        if (verdict.mode == arch::RunMode::cannot_run) {
+        if (verdict.mode == gpucode::RunMode::cannot_run) {
             v.status = Status::failed;
             v.reason = "no SASS or PTX for compute capability " + gpu.cc.str() +
                        ": every CUDA call fails with \"no kernel image is available for execution on the device\"";
             v.fix = "-D CUDA_ARCH_BIN=" + gpu.cc.str();
-        } else if (verdict.mode == arch::RunMode::ptx_jit) {
+        } else if (verdict.mode == gpucode::RunMode::ptx_jit) {
             v.status = Status::info;
             v.reason = "the driver JIT-compiles PTX at first start (slow start, cached afterwards)";
             v.fix = "-D CUDA_ARCH_BIN=" + gpu.cc.str() + " for native code";
@@ -168,7 +168,7 @@ void judge_dnn(const formats::OpencvBuildLog& log, const LogContext& ctx, std::v
     Verdict v{"DNN CUDA backend", Status::enabled, "", "", ""};
     bool low_arch = false;
     for (const auto& a : log.gpu_archs)
-        if (auto cc = arch::parse_compute_capability(a); cc && *cc < arch::ComputeCapability{5, 3}) low_arch = true;
+        if (auto cc = gpucode::parse_compute_capability(a); cc && *cc < gpucode::ComputeCapability{5, 3}) low_arch = true;
     const bool cublas = log.cuda_features.empty() || contains(log.cuda_features, "CUBLAS");
     if (log.has_cudnn_line && !log.cudnn) {
         v.status = Status::skipped;

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/gpus.hpp"
 #include "formats/cmake_log.hpp"
+#include "gpucode/gpus.hpp"
 #include "kb/kb.hpp"
 
 namespace cudoctor::opencv {
@@ -37,8 +37,8 @@ struct LogContext {
     /// The text is cv2.getBuildInformation() of an installed module, not a configure log: the
     /// Python binding is the one running, and no CMake messages are expected.
     bool build_information = false;
-    std::vector<arch::TargetGpu> gpus;  ///< judge the arch list for these (none: not judged)
-    const kb::Kb* kb = nullptr;         ///< for package names in fixes (optional)
+    std::vector<gpucode::TargetGpu> gpus;  ///< judge the arch list for these (none: not judged)
+    const kb::Kb* kb = nullptr;            ///< for package names in fixes (optional)
 };
 
 struct LogReport {

@@ -2,10 +2,10 @@
 // read from the files they install — never imported (importing torch takes seconds).
 #include <algorithm>
 
-#include "arch/scan.hpp"
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "formats/python_meta.hpp"
+#include "gpucode/scan.hpp"
 #include "probe/context.hpp"
 
 namespace cudoctor::probe {
@@ -100,14 +100,14 @@ void read_binary_archs(Context& ctx, const PythonSite& site, snapshot::Framework
         if (!best.empty()) break;
     }
     if (best.empty()) return;
-    auto scan = arch::scan_file(ctx.host, best, arch::ScanDepth::registered);
+    auto scan = gpucode::scan_file(ctx.host, best, gpucode::ScanDepth::registered);
     if (!scan) {
         ctx.note(kFrameworksProbe, best, scan.error().message);
         return;
     }
     for (const auto& p : scan->problems) ctx.note(kFrameworksProbe, best, p);
     std::string list;
-    for (const auto& t : arch::summarize(*scan)) {
+    for (const auto& t : gpucode::summarize(*scan)) {
         if (t.target.kind != formats::FatbinKind::sass && t.target.kind != formats::FatbinKind::ptx) continue;
         fw.binary_archs.push_back(t.name);
         list += (list.empty() ? "" : " ") + t.name;

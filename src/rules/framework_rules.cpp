@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "arch/compatibility.hpp"
+#include "gpucode/compatibility.hpp"
 #include "host/host.hpp"
 
 #include "rules/fix.hpp"
@@ -95,14 +95,14 @@ std::string arch_fix(const Snapshot& s, const kb::Kb& kb, const snapshot::Framew
 
 /// The facts read from the framework's own CUDA library (its fatbin headers) decide.
 std::vector<Finding> arch_from_binary(const Snapshot& s, const kb::Kb& kb, const snapshot::Framework& fw) {
-    std::vector<arch::Image> images;
+    std::vector<gpucode::Image> images;
     for (const auto& name : fw.binary_archs)
-        if (auto image = arch::parse_target(name)) images.push_back(*image);
+        if (auto image = gpucode::parse_target(name)) images.push_back(*image);
     std::vector<Finding> out;
     for (const auto& g : s.gpus) {
-        auto cc = arch::parse_compute_capability(g.compute_capability);
+        auto cc = gpucode::parse_compute_capability(g.compute_capability);
         if (!cc) continue;
-        if (arch::verdict_for({images}, *cc).mode != arch::RunMode::cannot_run) continue;
+        if (gpucode::verdict_for({images}, *cc).mode != gpucode::RunMode::cannot_run) continue;
         const std::string list = fmt::format("{}", fmt::join(fw.binary_archs, " "));
         out.push_back(finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
                               fmt::format("Its {} carries GPU code for {} only (read from its fatbin headers): neither SASS for "

@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "driver/driver_calls.hpp"
+#include "driver/kernel_source.hpp"
 #include "rules/fix.hpp"
 #include "verify/causes.hpp"
-#include "verify/driver_calls.hpp"
-#include "verify/kernel_source.hpp"
 #include "verify/levels.hpp"
 
 namespace cudoctor::verify {
@@ -91,7 +91,7 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
         case 35:  // cudaErrorInsufficientDriver (a runtime code; the driver API has none)
             blame(step, ctx.snap, {"driver-too-old-for-toolkit", "driver-too-old-for-framework"},
                   "cudaErrorInsufficientDriver: the toolkit's CUDA runtime is newer than the driver" +
-                      (ctx.driver_cuda ? " (it runs CUDA ≤ " + cuda_version_text(*ctx.driver_cuda) + ")" : std::string()) + ".",
+                      (ctx.driver_cuda ? " (it runs CUDA ≤ " + driver::cuda_version_text(*ctx.driver_cuda) + ")" : std::string()) + ".",
                   rules::fix::install_driver(ctx.snap, ctx.kb));
             return;
         case 209:

@@ -4,11 +4,11 @@
 
 #include "common/text.hpp"
 #include "common/version.hpp"
+#include "driver/driver_calls.hpp"
+#include "driver/library_search.hpp"
 #include "rules/fix.hpp"
 #include "verify/causes.hpp"
-#include "verify/driver_calls.hpp"
 #include "verify/levels.hpp"
-#include "verify/library_search.hpp"
 #include "verify/visible_devices.hpp"
 
 namespace cudoctor::verify::detail {
@@ -26,7 +26,7 @@ const char* kHangFix =
     "sudo reboot                                  # a wedged driver is only reset by a reboot";
 
 /// A step for a child that hung or crashed inside a driver library.
-void blame_child(Step& step, const ChildAnswer& child, std::string_view library, const snapshot::Snapshot& snap) {
+void blame_child(Step& step, const driver::ChildAnswer& child, std::string_view library, const snapshot::Snapshot& snap) {
     const bool hung = child.raw.end == host::IsolatedEnd::hung;
     step.reason = fmt::format("{}: {}", library, child.trouble());
     blame(step, snap, {"driver-library-mismatch"},
@@ -41,7 +41,7 @@ void blame_child(Step& step, const ChildAnswer& child, std::string_view library,
           kHangFix);
 }
 
-Step no_driver_step(const Context& ctx, const DriverApiAnswer& a) {
+Step no_driver_step(const Context& ctx, const driver::DriverApiAnswer& a) {
     Step step{"driver-api", "the driver API answers (libcuda.so.1: cuInit)"};
     step.reason = "no NVIDIA driver: libcuda.so.1 cannot be loaded (" + tried_text(a.tried) + ")";
     std::string cause, fix;
@@ -63,7 +63,7 @@ Step no_driver_step(const Context& ctx, const DriverApiAnswer& a) {
     return step;
 }
 
-Step init_failed_step(const Context& ctx, const DriverApiAnswer& a, const NvmlAnswer& nvml, const VisibleDevices& visible) {
+Step init_failed_step(const Context& ctx, const driver::DriverApiAnswer& a, const driver::NvmlAnswer& nvml, const VisibleDevices& visible) {
     Step step{"driver-api", "the driver API answers (libcuda.so.1: cuInit)"};
     const int rc = *a.init_result;
     const std::string name = a.init_name.empty() ? cu_result_name(rc) : a.init_name;
@@ -109,7 +109,7 @@ Step init_failed_step(const Context& ctx, const DriverApiAnswer& a, const NvmlAn
     return step;
 }
 
-std::string device_line(const DriverDevice& d) {
+std::string device_line(const driver::DriverDevice& d) {
     std::string line = d.name.empty() ? "(no name)" : d.name;
     if (d.cc_major >= 0) line += fmt::format(" · compute capability {}.{}", d.cc_major, d.cc_minor);
     if (d.multiprocessors) line += fmt::format(" · {} SMs", d.multiprocessors);
@@ -122,7 +122,7 @@ std::string device_line(const DriverDevice& d) {
 /// Whether the driver runs every CUDA the installed toolkits and frameworks were built for.
 Step driver_version_step(Context& ctx, int driver_cuda) {
     Step step{"driver-version", "the driver is new enough for the installed CUDA"};
-    const std::string have = cuda_version_text(driver_cuda);
+    const std::string have = driver::cuda_version_text(driver_cuda);
     auto have_v = Version::parse(have);
     struct Need {
         std::string what;
@@ -171,14 +171,14 @@ Step driver_version_step(Context& ctx, int driver_cuda) {
     return step;
 }
 
-Step nvml_step(const Context& ctx, const Expected<NvmlAnswer>& answer, bool libcuda_missing) {
+Step nvml_step(const Context& ctx, const Expected<driver::NvmlAnswer>& answer, bool libcuda_missing) {
     Step step{"nvml", "NVML answers (libnvidia-ml.so.1: nvmlInit_v2, what nvidia-smi uses)"};
     if (!answer) {
         step.status = Status::fail;
         step.reason = "could not start a child process: " + answer.error().message;
         return step;
     }
-    const NvmlAnswer& a = *answer;
+    const driver::NvmlAnswer& a = *answer;
     if (a.library.empty()) {
         step.reason = "libnvidia-ml.so.1 cannot be loaded (" + tried_text(a.tried) + ")";
         if (libcuda_missing) {
@@ -223,7 +223,7 @@ Step nvml_step(const Context& ctx, const Expected<NvmlAnswer>& answer, bool libc
     }
     step.status = Status::pass;
     step.reason = fmt::format("driver {}{}, {} GPU(s)", a.driver_version.empty() ? "(version unknown)" : a.driver_version,
-                              a.cuda_version ? ", runs CUDA ≤ " + cuda_version_text(*a.cuda_version) : "",
+                              a.cuda_version ? ", runs CUDA ≤ " + driver::cuda_version_text(*a.cuda_version) : "",
                               a.device_count ? std::to_string(*a.device_count) : "?");
     step.details.push_back({"library", a.library});
     for (std::size_t i = 0; i < a.devices.size(); ++i) {
@@ -251,41 +251,42 @@ Level level1(Context& ctx) {
     const auto visible = check_visible_devices(ctx.host.env("CUDA_VISIBLE_DEVICES"));
     level.steps.push_back(visible_devices_step(visible));
 
-    const auto cuda_candidates = driver_library_candidates(ctx.host, ctx.snap, "libcuda.so.1", "libcuda.so");
-    const auto nvml_candidates = driver_library_candidates(ctx.host, ctx.snap, "libnvidia-ml.so.1", "libnvidia-ml.so");
-    auto driver = query_driver_api(cuda_candidates, ctx.options.call_timeout);
-    auto nvml = query_nvml(nvml_candidates, ctx.options.call_timeout);
+    const auto cuda_candidates = driver::driver_library_candidates(ctx.host, "libcuda.so.1", driver::image_copies(ctx.snap, "libcuda.so"));
+    const auto nvml_candidates =
+        driver::driver_library_candidates(ctx.host, "libnvidia-ml.so.1", driver::image_copies(ctx.snap, "libnvidia-ml.so"));
+    auto cuda = driver::query_driver_api(cuda_candidates, ctx.options.call_timeout);
+    auto nvml = driver::query_nvml(nvml_candidates, ctx.options.call_timeout);
 
     Step api{"driver-api", "the driver API answers (libcuda.so.1: cuInit)"};
     bool libcuda_missing = false;
-    if (!driver) {
+    if (!cuda) {
         api.status = Status::fail;
-        api.reason = "could not start a child process: " + driver.error().message;
-    } else if (driver->library.empty() && driver->child.trouble().empty()) {
-        api = no_driver_step(ctx, *driver);
+        api.reason = "could not start a child process: " + cuda.error().message;
+    } else if (cuda->library.empty() && cuda->child.trouble().empty()) {
+        api = no_driver_step(ctx, *cuda);
         libcuda_missing = true;
-    } else if (!driver->init_result && !driver->child.trouble().empty()) {
-        blame_child(api, driver->child, "libcuda", ctx.snap);
-    } else if (!driver->init_result) {
+    } else if (!cuda->init_result && !cuda->child.trouble().empty()) {
+        blame_child(api, cuda->child, "libcuda", ctx.snap);
+    } else if (!cuda->init_result) {
         api.status = Status::fail;
-        api.reason = driver->library + " is not a driver library: it lacks " + join(driver->missing, ", ");
+        api.reason = cuda->library + " is not a driver library: it lacks " + join(cuda->missing, ", ");
         api.cause = "A file named libcuda.so.1 without the driver API was found first on the loader path.";
-    } else if (*driver->init_result != 0) {
-        api = init_failed_step(ctx, *driver, nvml ? *nvml : NvmlAnswer{}, visible);
+    } else if (*cuda->init_result != 0) {
+        api = init_failed_step(ctx, *cuda, nvml ? *nvml : driver::NvmlAnswer{}, visible);
     } else {
         api.status = Status::pass;
-        api.reason = "cuInit(0) = CUDA_SUCCESS via " + driver->library;
-        api.details.push_back({"library", driver->library});
+        api.reason = "cuInit(0) = CUDA_SUCCESS via " + cuda->library;
+        api.details.push_back({"library", cuda->library});
     }
-    if (driver && driver->driver_version) api.details.push_back({"cuDriverGetVersion", std::to_string(*driver->driver_version)});
+    if (cuda && cuda->driver_version) api.details.push_back({"cuDriverGetVersion", std::to_string(*cuda->driver_version)});
     const bool init_ok = api.status == Status::pass;
     level.steps.push_back(api);
     if (api.status == Status::fail) ctx.driver_trouble = libcuda_missing ? "no NVIDIA driver (libcuda.so.1 cannot be loaded)" : api.reason;
 
     // The driver's CUDA version: asked even when cuInit failed (it needs no cuInit).
-    if (driver && driver->driver_version && !driver->library.empty()) {
-        ctx.driver_cuda = *driver->driver_version;
-        level.steps.push_back(driver_version_step(ctx, *driver->driver_version));
+    if (cuda && cuda->driver_version && !cuda->library.empty()) {
+        ctx.driver_cuda = *cuda->driver_version;
+        level.steps.push_back(driver_version_step(ctx, *cuda->driver_version));
     } else {
         level.steps.emplace_back("driver-version", "the driver is new enough for the installed CUDA", Status::skip,
                                  "no driver version: libcuda did not answer");
@@ -294,17 +295,17 @@ Level level1(Context& ctx) {
     Step devices{"devices", "GPUs visible to CUDA (deviceQuery facts from the driver API)"};
     if (!init_ok) {
         devices.reason = "cuInit failed, so no device can be listed";
-    } else if (driver->child.trouble().empty() == false) {
-        blame_child(devices, driver->child, "libcuda", ctx.snap);
-    } else if (!driver->device_count || *driver->device_count == 0) {
+    } else if (cuda->child.trouble().empty() == false) {
+        blame_child(devices, cuda->child, "libcuda", ctx.snap);
+    } else if (!cuda->device_count || *cuda->device_count == 0) {
         devices.reason = "cuDeviceGetCount = 0";
         blame(devices, ctx.snap, {}, "cuInit succeeded but no GPU is visible to CUDA.", kHangFix);
     } else {
         devices.status = Status::pass;
-        devices.reason = fmt::format("{} GPU(s)", *driver->device_count);
-        for (std::size_t i = 0; i < driver->devices.size(); ++i)
-            devices.details.push_back({fmt::format("GPU {}", i), device_line(driver->devices[i])});
-        const auto& first = driver->devices.front();
+        devices.reason = fmt::format("{} GPU(s)", *cuda->device_count);
+        for (std::size_t i = 0; i < cuda->devices.size(); ++i)
+            devices.details.push_back({fmt::format("GPU {}", i), device_line(cuda->devices[i])});
+        const auto& first = cuda->devices.front();
         if (first.cc_major >= 0) ctx.compute_capability = fmt::format("{}.{}", first.cc_major, first.cc_minor);
         ctx.driver_usable = true;
     }

@@ -12,12 +12,12 @@
 
 #include "common/text.hpp"
 #include "common/version.hpp"
+#include "driver/kernel_source.hpp"
+#include "driver/library_search.hpp"
+#include "driver/nvrtc_calls.hpp"
 #include "verify/causes.hpp"
 #include "verify/check_output.hpp"
-#include "verify/kernel_source.hpp"
 #include "verify/levels.hpp"
-#include "verify/library_search.hpp"
-#include "verify/nvrtc_calls.hpp"
 
 namespace cudoctor::verify::detail {
 namespace {
@@ -159,7 +159,7 @@ Level nvcc_path(Context& ctx, Level level, const snapshot::Toolkit& tk) {
         compile.status = Status::fail;
         compile.reason = "cannot make a temporary folder";
     } else {
-        std::ofstream(source) << kProgramSource;
+        std::ofstream(source) << driver::kProgramSource;
         std::vector<std::string> argv = {tk.nvcc_path, "-O2", "-o", program, source, "-Wno-deprecated-gpu-targets", "-ldl"};
         if (!arch.empty()) argv.push_back("-arch=sm_" + arch);
         const auto start = std::chrono::steady_clock::now();
@@ -227,18 +227,19 @@ Level nvrtc_path(Context& ctx, Level level) {
     }
     const std::string arch = arch_of(ctx);
     std::vector<std::string> launch_on;
-    if (ctx.driver_usable) launch_on = driver_library_candidates(ctx.host, ctx.snap, "libcuda.so.1", "libcuda.so");
+    if (ctx.driver_usable)
+        launch_on = driver::driver_library_candidates(ctx.host, "libcuda.so.1", driver::image_copies(ctx.snap, "libcuda.so"));
     // A compile, like nvcc's, gets the compile budget: loading libnvrtc and its builtins from a cold disk (or
     // under a sanitizer on a busy machine) takes seconds, and --timeout is meant for driver calls that hang.
-    auto answer = nvrtc_compile_and_launch(nvrtc, arch.empty() ? "" : "compute_" + arch, launch_on,
-                                           ctx.options.compile_timeout + ctx.options.call_timeout);
+    auto answer = driver::nvrtc_compile_and_launch(nvrtc, arch.empty() ? "" : "compute_" + arch, launch_on,
+                                                   ctx.options.compile_timeout + ctx.options.call_timeout);
     if (!answer) {
         compile.status = Status::fail;
         compile.reason = "could not start a child process: " + answer.error().message;
         level.steps.push_back(compile);
         return level;
     }
-    const NvrtcAnswer& a = *answer;
+    const driver::NvrtcAnswer& a = *answer;
     compile.details.push_back({"library", a.library.empty() ? nvrtc : a.library});
     const bool compiled = a.compile_result && *a.compile_result == 0 && a.ptx_bytes > 0;
     if (a.library.empty()) {
@@ -278,7 +279,7 @@ Level nvrtc_path(Context& ctx, Level level) {
     } else if (a.wrong && *a.wrong > 0) {
         kernel.reason = fmt::format("{} of {} threads wrote a wrong value; the first at index {}: 0x{:08X}{}", *a.wrong,
                                     a.threads.value_or(0), a.first_wrong, a.first_wrong_value,
-                                    a.first_wrong_value == kPoison ? " (still the poison: that thread never ran)" : "");
+                                    a.first_wrong_value == driver::kPoison ? " (still the poison: that thread never ran)" : "");
         blame(kernel, ctx.snap, {}, "The GPU computed wrong results: a hardware fault, an overclock, or a driver bug.",
               "nvidia-smi -q -d ECC,CLOCK\nsudo dmesg | grep -i xid | tail");
     } else if (a.threads) {

@@ -8,12 +8,12 @@
 
 #include "common/text.hpp"
 #include "common/version.hpp"
+#include "driver/driver_calls.hpp"
+#include "driver/library_search.hpp"
+#include "driver/loaded_libraries.hpp"
 #include "verify/causes.hpp"
-#include "verify/driver_calls.hpp"
 #include "verify/framework_script.hpp"
 #include "verify/levels.hpp"
-#include "verify/library_search.hpp"
-#include "verify/loaded_libraries.hpp"
 
 namespace cudoctor::verify::detail {
 namespace {
@@ -26,7 +26,7 @@ std::optional<int> default_toolkit_major(const snapshot::Snapshot& snap) {
 }
 
 void cudnn_steps(Context& ctx, Level& level) {
-    const auto candidates = cudnn_candidates(ctx.host, ctx.snap);
+    const auto candidates = driver::cudnn_candidates(ctx.host, ctx.snap);
     if (candidates.empty()) {
         level.steps.emplace_back("cudnn", "cuDNN loads and reports its version", Status::skip, "no cuDNN library found by check");
         return;
@@ -34,7 +34,7 @@ void cudnn_steps(Context& ctx, Level& level) {
     for (const auto& c : candidates) {
         Step load{"cudnn", "cuDNN loads and reports its version (" + c.label + ")"};
         Step handle{"cudnn-handle", "cuDNN creates a handle on the GPU (" + c.label + ")"};
-        auto a = query_cudnn(c.file, ctx.driver_usable, ctx.options.call_timeout);
+        auto a = driver::query_cudnn(c.file, ctx.driver_usable, ctx.options.call_timeout);
         if (!a) {
             load.status = Status::fail;
             load.reason = "could not start a child process: " + a.error().message;
@@ -52,8 +52,8 @@ void cudnn_steps(Context& ctx, Level& level) {
             load.status = Status::fail;
             load.reason = a->library + " lacks cudnnGetVersion: not a cuDNN library";
         } else {
-            const std::string version = cudnn_version_text(*a->version);
-            const std::string cuda = a->cudart_version ? cuda_version_text(static_cast<int>(*a->cudart_version)) : "";
+            const std::string version = driver::cudnn_version_text(*a->version);
+            const std::string cuda = a->cudart_version ? driver::cuda_version_text(static_cast<int>(*a->cudart_version)) : "";
             load.status = Status::pass;
             load.reason = fmt::format("cuDNN {}{} ({})", version, cuda.empty() ? "" : ", built with CUDA " + cuda, a->library);
             load.details.push_back({"cudnnGetVersion", std::to_string(*a->version)});
@@ -129,16 +129,16 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
         return step;
     }
     const auto& r = run.result;
-    std::vector<std::string> mapped = fact<std::vector<std::string>>(r, "libraries").value_or(std::vector<std::string>{});
-    const auto loaded = classify_loaded(mapped, module);
+    std::vector<std::string> mapped = driver::fact<std::vector<std::string>>(r, "libraries").value_or(std::vector<std::string>{});
+    const auto loaded = driver::classify_loaded(mapped, module);
     bool any_cuda = false;
     for (const auto& lib : loaded) {
         step.details.push_back({lib.kind == "framework" ? host::basename(lib.path) : lib.kind, lib.path + " (" + lib.origin + ")"});
         any_cuda |= lib.kind != "framework";
     }
     if (!any_cuda) step.details.push_back({"CUDA libraries loaded", "none"});
-    const std::string version = fact<std::string>(r, "version").value_or(fw.version);
-    if (auto error = fact<std::string>(r, "error")) {
+    const std::string version = driver::fact<std::string>(r, "version").value_or(fw.version);
+    if (auto error = driver::fact<std::string>(r, "error")) {
         step.reason = fmt::format("import {} failed: {}", module, *error);
         blame(step, ctx.snap, {"cudnn-cuda-mismatch", "tensorflow-cuda-mismatch"}, "The framework does not import: " + *error, "");
         return step;
@@ -158,10 +158,10 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
         }
         return step;
     }
-    const bool available = fact<bool>(r, "available").value_or(false);
+    const bool available = driver::fact<bool>(r, "available").value_or(false);
     if (!available) {
         step.reason = fmt::format("{} {} is a CUDA build but sees no GPU{}", module, version,
-                                  r.contains("init_error") ? ": " + fact<std::string>(r, "init_error").value_or("") : std::string());
+                                  r.contains("init_error") ? ": " + driver::fact<std::string>(r, "init_error").value_or("") : std::string());
         if (!run.warning.empty()) step.details.push_back({"warning", run.warning});
         if (!ctx.driver_usable) blame(step, ctx.snap, {"driver-too-old-for-framework"}, "Level 1 failed: " + ctx.driver_trouble, "");
         else
@@ -169,11 +169,11 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
                   "The framework's own CUDA runtime could not initialise the GPU" + (run.warning.empty() ? "." : ": " + run.warning), "");
         return step;
     }
-    const auto count = fact<int>(r, "device_count").value_or(0);
-    const auto devices = fact<std::vector<std::string>>(r, "devices").value_or(std::vector<std::string>{});
+    const auto count = driver::fact<int>(r, "device_count").value_or(0);
+    const auto devices = driver::fact<std::vector<std::string>>(r, "devices").value_or(std::vector<std::string>{});
     step.reason =
         fmt::format("{} {} (CUDA {}) sees {} GPU(s){}", module, version, build, count, devices.empty() ? "" : ": " + join(devices, ", "));
-    if (auto err = fact<double>(r, "matmul_max_abs_err")) {
+    if (auto err = driver::fact<double>(r, "matmul_max_abs_err")) {
         step.details.push_back({"GPU matmul vs CPU", fmt::format("largest difference {:.3g}", *err)});
         if (*err > 1e-2) {
             blame(step, ctx.snap, {}, "A 64×64 matmul on the GPU differs from the CPU result: wrong results from the GPU.",

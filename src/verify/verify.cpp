@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "driver/library_search.hpp"
 #include "verify/levels.hpp"
-#include "verify/library_search.hpp"
 
 namespace cudoctor::verify {
 namespace detail {
@@ -30,7 +30,7 @@ Report run_verify(const host::Host& host, const kb::Kb& kb, const snapshot::Snap
     report.tool_version = CUDOCTOR_VERSION;
     report.root = host.root();
     report.requested_level = options.level;
-    if (auto o = active_override(host)) report.overrides.push_back(*o);
+    if (auto o = driver::active_override(host)) report.overrides.push_back(*o);
     for (const auto& o : snap.overrides) report.overrides.push_back(o);
     detail::Context ctx{host, kb, snap, options, false, {}, std::nullopt, {}};
     report.levels.push_back(detail::level1(ctx));

@@ -15,11 +15,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/text.hpp"
-#include "snapshot/snapshot.hpp"
-#include "verify/library_search.hpp"
+#include "driver/library_search.hpp"
+#include "driver/nvml_sample.hpp"
 #include "watch/kernel_follower.hpp"
 #include "watch/launched.hpp"
-#include "watch/nvml_sampler.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/trend.hpp"
 
@@ -147,7 +146,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     if (o.clock_step) meta["override"] = fmt::format("CUDOCTOR_OVERRIDE_WATCH_STEP={}ms", o.clock_step->count());
     if (o.pid) meta["pid"] = *o.pid;
     if (!o.command.empty()) meta["command"] = o.command;
-    if (auto active = verify::active_override(host)) meta["library_override"] = *active;
+    if (auto active = driver::active_override(host)) meta["library_override"] = *active;
     auto log = SampleLog::create(o.out_dir, meta);
     if (!log) return Unexpected<Error>(log.error());
 
@@ -161,8 +160,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     const bool filtered = o.pid || command;  // only this process and its children
     const unsigned root_pid = o.pid ? *o.pid : command ? static_cast<unsigned>(command->pid()) : 0;
 
-    const snapshot::Snapshot no_snapshot;
-    const auto candidates = verify::driver_library_candidates(host, no_snapshot, "libnvidia-ml.so.1", "libnvidia-ml.so");
+    const auto candidates = driver::driver_library_candidates(host, "libnvidia-ml.so.1");
     WatchEnd end;
     std::size_t reports = 0;
     std::map<unsigned, std::string> names;
@@ -200,7 +198,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
             break;
         }
         const std::string now_text = time_of(elapsed);
-        auto reading = sample_nvml(candidates, o.sample_timeout);
+        auto reading = driver::sample_nvml(candidates, o.sample_timeout);
         if (!reading) return Unexpected<Error>(reading.error());
         std::set<unsigned> wanted;
         if (filtered) wanted = family(host, root_pid);

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/scan.hpp"
+#include "gpucode/scan.hpp"
 #include "host/host.hpp"
 #include "integration/run_cudoctor.hpp"
 
@@ -23,13 +23,13 @@ std::string artifact(const std::string& name) { return std::string(CUDOCTOR_ARCH
 #define NEED_ARTIFACTS() \
     if (std::string(CUDOCTOR_ARCH_ARTIFACTS).empty()) GTEST_SKIP() << "no nvcc: artifacts not built"
 
-std::set<std::string> targets_of(const std::string& name, arch::ScanDepth depth = arch::ScanDepth::full) {
-    auto scan = arch::scan_file(host::Host::real(), artifact(name), depth);
+std::set<std::string> targets_of(const std::string& name, gpucode::ScanDepth depth = gpucode::ScanDepth::full) {
+    auto scan = gpucode::scan_file(host::Host::real(), artifact(name), depth);
     EXPECT_TRUE(scan) << scan.error().message;
     std::set<std::string> out;
     if (!scan) return out;
     EXPECT_TRUE(scan->problems.empty()) << scan->problems.front();
-    for (const auto& t : arch::summarize(*scan)) out.insert(t.name);
+    for (const auto& t : gpucode::summarize(*scan)) out.insert(t.name);
     return out;
 }
 
@@ -57,15 +57,15 @@ TEST(ArchArtifacts, ExactlyTheTargetsAskedFor) {
     EXPECT_EQ(targets_of("lz4.o"), (S{"sm_75"}));
     EXPECT_EQ(targets_of("rdc.o"), (S{"sm_80"}));   // relocatable device code: __nv_relfatbin
     EXPECT_EQ(targets_of("lto.o"), (S{"lto_75"}));  // LTO-IR
-    EXPECT_EQ(targets_of("multi.so", arch::ScanDepth::registered), (S{"sm_75", "sm_80", "sm_90a", "compute_90"}));
+    EXPECT_EQ(targets_of("multi.so", gpucode::ScanDepth::registered), (S{"sm_75", "sm_80", "sm_90a", "compute_90"}));
 }
 
 TEST(ArchArtifacts, CompressionAsBuilt) {
     NEED_ARTIFACTS();
     auto compression = [](const std::string& name) {
         std::map<std::string, std::string> out;
-        auto scan = arch::scan_file(host::Host::real(), artifact(name), arch::ScanDepth::full);
-        for (const auto& t : arch::summarize(*scan)) out[t.name] = t.compression;
+        auto scan = gpucode::scan_file(host::Host::real(), artifact(name), gpucode::ScanDepth::full);
+        for (const auto& t : gpucode::summarize(*scan)) out[t.name] = t.compression;
         return out;
     };
     EXPECT_EQ(compression("exe_zstd"), (std::map<std::string, std::string>{{"sm_89", "zstd"}, {"compute_89", "zstd"}}));
@@ -78,13 +78,13 @@ TEST(ArchArtifacts, CompressionAsBuilt) {
 
 TEST(ArchArtifacts, SectionsAndKinds) {
     NEED_ARTIFACTS();
-    auto rdc = arch::scan_file(host::Host::real(), artifact("rdc.o"), arch::ScanDepth::full);
+    auto rdc = gpucode::scan_file(host::Host::real(), artifact("rdc.o"), gpucode::ScanDepth::full);
     ASSERT_TRUE(rdc);
     ASSERT_EQ(rdc->sections.size(), 1u);
     EXPECT_EQ(rdc->sections[0].name, "__nv_relfatbin");
     EXPECT_EQ(rdc->kind, "relocatable object");
-    EXPECT_EQ(arch::scan_file(host::Host::real(), artifact("multi.so"), arch::ScanDepth::full)->kind, "shared object");
-    EXPECT_EQ(arch::scan_file(host::Host::real(), artifact("exe_zstd"), arch::ScanDepth::full)->kind, "executable");
+    EXPECT_EQ(gpucode::scan_file(host::Host::real(), artifact("multi.so"), gpucode::ScanDepth::full)->kind, "shared object");
+    EXPECT_EQ(gpucode::scan_file(host::Host::real(), artifact("exe_zstd"), gpucode::ScanDepth::full)->kind, "executable");
 }
 
 TEST(ArchArtifacts, VerdictsPerGpuFromTheBinary) {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arch/scan.hpp"
+#include "gpucode/scan.hpp"
 #include "host/host.hpp"
 #include "integration/run_cudoctor.hpp"
 
@@ -25,17 +25,17 @@ const std::string kLib = "/usr/local/cuda-13.0/lib";
 struct FoundTargets {
     std::set<std::string> registered;  ///< targets in .nv_fatbin / __nv_relfatbin
     std::set<std::string> embedded;    ///< targets found in data sections
-    arch::FileScan scan;
+    gpucode::FileScan scan;
 };
 
-FoundTargets scan_targets(const std::string& file, arch::ScanDepth depth = arch::ScanDepth::full) {
-    auto s = arch::scan_file(host::Host::real(), file, depth);
+FoundTargets scan_targets(const std::string& file, gpucode::ScanDepth depth = gpucode::ScanDepth::full) {
+    auto s = gpucode::scan_file(host::Host::real(), file, depth);
     EXPECT_TRUE(s) << s.error().message;
     FoundTargets f;
     if (!s) return f;
     EXPECT_TRUE(s->problems.empty()) << s->problems.front();
     for (const auto& m : s->modules)
-        for (const auto& i : m.images) (m.embedded ? f.embedded : f.registered).insert(arch::target_name(i));
+        for (const auto& i : m.images) (m.embedded ? f.embedded : f.registered).insert(gpucode::target_name(i));
     f.scan = std::move(*s);
     return f;
 }
@@ -57,7 +57,7 @@ TEST(ArchToolkit, CublasLt) {
     for (const auto& m : f.scan.modules)
         for (const auto& i : m.images) EXPECT_EQ(i.compression, formats::FatbinCompression::zstd);
     // --fast reads only the registered ones.
-    auto fast = scan_targets(lib, arch::ScanDepth::registered);
+    auto fast = scan_targets(lib, gpucode::ScanDepth::registered);
     EXPECT_EQ(fast.registered, f.registered);
     EXPECT_TRUE(fast.embedded.empty());
 }

@@ -11,11 +11,11 @@
 #include "host/host.hpp"
 #include "integration/run_cudoctor.hpp"
 #include "kb/kb.hpp"
-#include "planner/derive.hpp"
-#include "planner/projected.hpp"
-#include "planner/request.hpp"
-#include "planner/target.hpp"
 #include "probe/context.hpp"
+#include "recipe/derive.hpp"
+#include "recipe/projected.hpp"
+#include "recipe/request.hpp"
+#include "recipe/target.hpp"
 #include "rules/rules.hpp"
 #include "support/temp_dir.hpp"
 
@@ -145,20 +145,20 @@ TEST(PlanCli, EveryPlanOnAFixtureIsCleanForCheck) {
         auto host = host::Host::rooted(root(job.scenario));
         ASSERT_TRUE(host);
         const auto before = probe::probe_machine(*host, kb, probe::Options{.pythons = {}, .allow_processes = false});
-        planner::Request r;
-        r.framework = *planner::parse_framework(job.framework);
+        recipe::Request r;
+        r.framework = *recipe::parse_framework(job.framework);
         for (const auto& n : job.needs) {
             r.need_nvcc |= n == "nvcc";
             r.need_cudnn |= n == "cudnn";
             r.need_opencv |= n == "opencv";
         }
         if (!job.gpu.empty()) r.gpu = job.gpu;
-        auto target = planner::make_target(before, r, kb);
+        auto target = recipe::make_target(before, r, kb);
         ASSERT_TRUE(target) << target.error().message;
-        auto plan = planner::derive_plan(r, *target, kb);
+        auto plan = recipe::derive_plan(r, *target, kb);
         ASSERT_TRUE(plan) << plan.error().message;
         ASSERT_FALSE(plan->refused) << plan->refused->reason;
-        for (const auto& f : rules::evaluate(planner::projected_snapshot(before, *plan, kb), kb))
+        for (const auto& f : rules::evaluate(recipe::projected_snapshot(before, *plan, kb), kb))
             EXPECT_NE(f.severity, "error") << f.id << ": " << f.title;
     }
 }

@@ -13,13 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/kernel_source.hpp"
 #include "host/host.hpp"
 #include "integration/run_cudoctor.hpp"
 #include "kb/kb.hpp"
 #include "support/json_query.hpp"
 #include "support/temp_dir.hpp"
 #include "verify/check_output.hpp"
-#include "verify/kernel_source.hpp"
 #include "verify/verify.hpp"
 
 namespace cudoctor::test {
@@ -87,7 +87,7 @@ TEST(VerifyMachine, TorchCpuBuildAndTheLibrariesItMapped) {
 TEST(VerifyMachine, CheckProgramOnADriverlessMachineSaysInsufficientDriver) {
     if (!driverless_with_toolkit()) GTEST_SKIP() << "needs nvcc and no driver";
     TempDir dir;
-    const auto source = dir.write("check.cu", verify::kProgramSource);
+    const auto source = dir.write("check.cu", driver::kProgramSource);
     const std::string program = dir.str() + "/check";
     auto host = host::Host::real();
     auto build = host.run({kNvcc, "-O2", "-o", program, source.string(), "-ldl", "-Wno-deprecated-gpu-targets"}, 300s);

@@ -1,12 +1,12 @@
 // Which GPU code runs on which GPU, table-driven, and --gpu name resolution over the real KB.
 #include <gtest/gtest.h>
 
-#include "arch/compatibility.hpp"
-#include "arch/gpus.hpp"
+#include "gpucode/compatibility.hpp"
+#include "gpucode/gpus.hpp"
 #include "kb/kb.hpp"
 
 using namespace cudoctor;
-using namespace cudoctor::arch;
+using namespace cudoctor::gpucode;
 
 namespace {
 

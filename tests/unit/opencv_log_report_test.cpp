@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "arch/gpus.hpp"
+#include "gpucode/gpus.hpp"
 #include "opencv/log_report.hpp"
 #include "support/files.hpp"
 
@@ -16,9 +16,9 @@ std::string fixture(const std::string& name) {
     return text.value_or("");
 }
 
-arch::TargetGpu gpu(const std::string& spec) { return *arch::resolve_gpu(kb::Kb::builtin(), spec); }
+gpucode::TargetGpu gpu(const std::string& spec) { return *gpucode::resolve_gpu(kb::Kb::builtin(), spec); }
 
-LogReport judge(const std::string& name, std::vector<arch::TargetGpu> gpus = {}, bool build_information = false) {
+LogReport judge(const std::string& name, std::vector<gpucode::TargetGpu> gpus = {}, bool build_information = false) {
     LogContext ctx{build_information, std::move(gpus), &kb::Kb::builtin()};
     return judge_log(formats::parse_opencv_build_log(fixture(name)), ctx);
 }

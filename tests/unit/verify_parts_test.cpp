@@ -2,10 +2,10 @@
 // mapped library comes from, version numbers, the child protocol and the report's JSON.
 #include <gtest/gtest.h>
 
+#include "driver/child_log.hpp"
+#include "driver/driver_calls.hpp"
+#include "driver/loaded_libraries.hpp"
 #include "verify/check_output.hpp"
-#include "verify/child_log.hpp"
-#include "verify/driver_calls.hpp"
-#include "verify/loaded_libraries.hpp"
 #include "verify/report.hpp"
 #include "verify/visible_devices.hpp"
 
@@ -84,16 +84,17 @@ TEST(CheckOutput, GarbageIsNoVerdict) {
 }
 
 TEST(LoadedLibraries, OriginFromThePath) {
-    EXPECT_EQ(library_origin("/venv/lib/python3.11/site-packages/nvidia/cudnn/lib/libcudnn.so.9", "torch"), "pip wheel");
-    EXPECT_EQ(library_origin("/venv/lib/python3.11/site-packages/torch/lib/libcudart-9335f6a2.so.12", "torch"), "bundled with torch");
-    EXPECT_EQ(library_origin("/home/u/miniconda3/envs/ml/lib/libcudart.so.11.0", "torch"), "conda");
-    EXPECT_EQ(library_origin("/usr/local/cuda-12.4/lib64/libcublas.so.12", "torch"), "toolkit");
-    EXPECT_EQ(library_origin("/usr/lib/x86_64-linux-gnu/libcudnn.so.8", "tensorflow"), "system");
-    EXPECT_EQ(library_origin("/opt/weird/libcudart.so.12", "torch"), "other");
+    EXPECT_EQ(driver::library_origin("/venv/lib/python3.11/site-packages/nvidia/cudnn/lib/libcudnn.so.9", "torch"), "pip wheel");
+    EXPECT_EQ(driver::library_origin("/venv/lib/python3.11/site-packages/torch/lib/libcudart-9335f6a2.so.12", "torch"), "bundled with torch");
+    EXPECT_EQ(driver::library_origin("/home/u/miniconda3/envs/ml/lib/libcudart.so.11.0", "torch"), "conda");
+    EXPECT_EQ(driver::library_origin("/usr/local/cuda-12.4/lib64/libcublas.so.12", "torch"), "toolkit");
+    EXPECT_EQ(driver::library_origin("/usr/lib/x86_64-linux-gnu/libcudnn.so.8", "tensorflow"), "system");
+    EXPECT_EQ(driver::library_origin("/opt/weird/libcudart.so.12", "torch"), "other");
 }
 
 TEST(LoadedLibraries, KeepsCudaAndFrameworkLibrariesOnce) {
-    auto libs = classify_loaded({"/usr/lib/x86_64-linux-gnu/libc.so.6", "/x/site-packages/nvidia/cublas/lib/libcublasLt.so.12",
+    auto libs =
+        driver::classify_loaded({"/usr/lib/x86_64-linux-gnu/libc.so.6", "/x/site-packages/nvidia/cublas/lib/libcublasLt.so.12",
                                  "/x/site-packages/nvidia/cublas/lib/libcublas.so.12", "/x/site-packages/torch/lib/libtorch_cuda.so",
                                  "/x/site-packages/nvidia/cublas/lib/libcublas.so.12", "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14"},
                                 "torch");
@@ -107,11 +108,11 @@ TEST(LoadedLibraries, KeepsCudaAndFrameworkLibrariesOnce) {
 }
 
 TEST(Versions, CudaAndCudnnEncodings) {
-    EXPECT_EQ(cuda_version_text(12040), "12.4");
-    EXPECT_EQ(cuda_version_text(13000), "13.0");
-    EXPECT_EQ(cuda_version_text(0), "");
-    EXPECT_EQ(cudnn_version_text(91900), "9.19.0");
-    EXPECT_EQ(cudnn_version_text(8907), "8.9.7");
+    EXPECT_EQ(driver::cuda_version_text(12040), "12.4");
+    EXPECT_EQ(driver::cuda_version_text(13000), "13.0");
+    EXPECT_EQ(driver::cuda_version_text(0), "");
+    EXPECT_EQ(driver::cudnn_version_text(91900), "9.19.0");
+    EXPECT_EQ(driver::cudnn_version_text(8907), "8.9.7");
 }
 
 TEST(ChildProtocol, OpenCallNamesTheCulprit) {
@@ -126,7 +127,7 @@ TEST(ChildProtocol, OpenCallNamesTheCulprit) {
                  "\nnot json\n"
                  R"({"call":"cuInit"})"
                  "\n";
-    auto a = collect(raw, std::chrono::milliseconds(100));
+    auto a = driver::collect(raw, std::chrono::milliseconds(100));
     EXPECT_EQ(a.in_flight, "cuInit");
     EXPECT_FALSE(a.complete);
     EXPECT_EQ(a.facts["library"], "/x/libcuda.so.1");

@@ -1,0 +1,224 @@
+#include "gpucode/report.hpp"
+
+#include <fmt/format.h>
+
+#include "formats/elf.hpp"
+#include "gpucode/inputs.hpp"
+
+namespace cudoctor::gpucode {
+namespace {
+
+std::string human_size(std::uint64_t bytes) {
+    if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GB", bytes / 1e9);
+    if (bytes >= (1ull << 20)) return fmt::format("{:.0f} MB", bytes / 1e6);
+    if (bytes >= 1024) return fmt::format("{:.0f} kB", bytes / 1e3);
+    return fmt::format("{} bytes", bytes);
+}
+
+const char* kind_id(formats::FatbinKind k) {
+    switch (k) {
+        case formats::FatbinKind::sass: return "sass";
+        case formats::FatbinKind::ptx: return "ptx";
+        case formats::FatbinKind::lto_ir: return "lto-ir";
+        case formats::FatbinKind::other: return "other";
+    }
+    return "other";
+}
+
+/// "sm_75 sm_86" for one kind of target; PTX with its ISA: "compute_90 (ISA 9.0)".
+std::string list_of(const std::vector<TargetSummary>& targets, formats::FatbinKind kind, bool with_isa) {
+    std::string out;
+    for (const auto& t : targets) {
+        if (t.target.kind != kind) continue;
+        if (!out.empty()) out += ' ';
+        out += t.name;
+        if (with_isa && !t.ptx_isa.empty()) out += " (ISA " + t.ptx_isa + ")";
+    }
+    return out;
+}
+
+std::string compression_line(const std::vector<TargetSummary>& targets) {
+    std::uint64_t images = 0, compressed = 0;
+    std::string kinds;
+    for (const auto& t : targets) {
+        images += t.images;
+        compressed += t.compressed;
+        for (const auto& k : {std::string("zstd"), std::string("LZ4")})
+            if (t.compression.find(k) != std::string::npos && kinds.find(k) == std::string::npos) kinds += (kinds.empty() ? "" : "+") + k;
+    }
+    if (compressed == 0) return fmt::format("{} images, none compressed", images);
+    if (compressed == images) return fmt::format("{} images, all compressed ({})", images, kinds);
+    return fmt::format("{} images, {} compressed ({})", images, compressed, kinds);
+}
+
+std::string verdict_text(const Verdict& v) {
+    std::string s = to_string(v.mode);
+    if (v.mode == RunMode::cannot_run) return s + ": no SASS for it and no PTX it can JIT (\"no kernel image is available\")";
+    s += " — " + v.via;
+    if (v.mode == RunMode::ptx_jit) {
+        s += " (slower first start";
+        if (v.ptx_needs_cuda) s += "; needs a driver for CUDA " + v.ptx_needs_cuda->str() + " or newer";
+        if (v.driver_too_old && *v.driver_too_old) s += ": THIS DRIVER IS TOO OLD";
+        s += ")";
+    }
+    if (v.modules_total > 1 && v.modules_usable < v.modules_total)
+        s += fmt::format("; {} of {} modules have code for it", v.modules_usable, v.modules_total);
+    return s;
+}
+
+/// "GeForce RTX 4090 (8.9)", or just "compute capability 8.9" when no name is known.
+std::string gpu_label(const TargetGpu& g) { return g.name.starts_with("compute capability") ? g.name : g.name + " (" + g.cc.str() + ")"; }
+
+bool fails(const Verdict& v) { return v.mode == RunMode::cannot_run || (v.driver_too_old && *v.driver_too_old); }
+
+}  // namespace
+
+bool ArchReport::any_cannot_run() const {
+    for (const auto& f : files)
+        for (const auto& v : f.verdicts)
+            if (f.scan.has_gpu_code() && fails(v)) return true;
+    return false;
+}
+
+void scan_into(const host::Host& host, const std::vector<Candidate>& files, ArchReport& report) {
+    for (const auto& c : files) {
+        if (!c.named) {
+            // A walk meets scripts and data files: look at the magic before mapping anything.
+            auto head = host.read_head(c.path, 4);
+            if (!head || !formats::is_elf(*head)) {
+                ++report.skipped_not_elf;
+                continue;
+            }
+        }
+        auto scan = scan_file(host, c.path, report.depth);
+        if (!scan) {
+            report.errors.emplace_back(c.path, scan.error());
+            continue;
+        }
+        if (!scan->has_gpu_code() && scan->problems.empty()) {
+            report.without_gpu_code.push_back(c.path);
+            continue;
+        }
+        FileResult result;
+        result.targets = summarize(*scan);
+        const auto modules = scan->module_images();
+        for (const auto& gpu : report.gpus) result.verdicts.push_back(verdict_for(modules, gpu.cc, report.driver_max_cuda));
+        result.scan = std::move(*scan);
+        report.files.push_back(std::move(result));
+    }
+}
+
+void render_text(const ArchReport& report, std::ostream& out) {
+    for (const auto& f : report.files) {
+        const auto& s = f.scan;
+        out << s.path << "  (" << s.kind << ", " << human_size(s.size) << ", " << s.modules.size() << " GPU modules)\n";
+        if (auto sass = list_of(f.targets, formats::FatbinKind::sass, false); !sass.empty()) out << "  SASS    " << sass << "\n";
+        if (auto ptx = list_of(f.targets, formats::FatbinKind::ptx, true); !ptx.empty()) out << "  PTX     " << ptx << "\n";
+        if (auto lto = list_of(f.targets, formats::FatbinKind::lto_ir, false); !lto.empty()) out << "  LTO-IR  " << lto << "\n";
+        if (auto other = list_of(f.targets, formats::FatbinKind::other, false); !other.empty()) out << "  other   " << other << "\n";
+        if (!f.targets.empty()) out << "  images  " << compression_line(f.targets) << "\n";
+        for (const auto& sec : s.sections) {
+            if (!sec.embedded) continue;
+            out << fmt::format("  embedded in {}: {} modules, {} images (loaded through the module API)\n", sec.name, sec.modules,
+                               sec.images);
+        }
+        for (const auto& p : s.problems) out << "  problem: " << p << "\n";
+        for (std::size_t i = 0; i < report.gpus.size() && i < f.verdicts.size() && s.has_gpu_code(); ++i)
+            out << "  " << gpu_label(report.gpus[i]) << ": " << verdict_text(f.verdicts[i]) << "\n";
+        out << "\n";
+    }
+    if (!report.without_gpu_code.empty()) {
+        if (report.without_gpu_code.size() <= 5) {
+            for (const auto& p : report.without_gpu_code) out << p << ": no GPU code (no fatbin)\n";
+        } else {
+            out << report.without_gpu_code.size() << " ELF files carry no GPU code (no fatbin)\n";
+        }
+    }
+    if (report.skipped_not_elf) out << report.skipped_not_elf << " files skipped: not ELF\n";
+    if (report.depth == ScanDepth::registered)
+        out << "(--fast: only the fatbins registered at load were read; without it data sections are searched too)\n";
+    if (!report.note.empty()) out << report.note << "\n";
+}
+
+void render_markdown(const ArchReport& report, std::ostream& out) {
+    out << "| file | SASS | PTX | compressed |";
+    for (const auto& g : report.gpus) out << " " << gpu_label(g) << " |";
+    out << "\n|---|---|---|---|";
+    for (std::size_t i = 0; i < report.gpus.size(); ++i) out << "---|";
+    out << "\n";
+    for (const auto& f : report.files) {
+        std::uint64_t images = 0, compressed = 0;
+        for (const auto& t : f.targets) {
+            images += t.images;
+            compressed += t.compressed;
+        }
+        out << "| `" << f.scan.path << "` | " << list_of(f.targets, formats::FatbinKind::sass, false) << " | "
+            << list_of(f.targets, formats::FatbinKind::ptx, true) << " | " << compressed << "/" << images << " |";
+        for (const auto& v : f.verdicts) {
+            out << " " << (v.mode == RunMode::cannot_run ? "**cannot run**" : to_id(v.mode));
+            if (!v.via.empty()) out << " (" << v.via << ")";
+            out << " |";
+        }
+        out << "\n";
+    }
+    for (const auto& [path, e] : report.errors) out << "\n- `" << path << "`: " << e.message;
+    if (!report.errors.empty()) out << "\n";
+    if (!report.note.empty()) out << "\n" << report.note << "\n";
+}
+
+nlohmann::json to_json(const ArchReport& report) {
+    using nlohmann::json;
+    json gpus = json::array();
+    for (const auto& g : report.gpus) gpus.push_back({{"name", g.name}, {"compute_capability", g.cc.str()}, {"source", g.source}});
+    json files = json::array();
+    for (const auto& f : report.files) {
+        json targets = json::array();
+        for (const auto& t : f.targets) {
+            targets.push_back({{"target", t.name},
+                               {"kind", kind_id(t.target.kind)},
+                               {"arch", t.target.arch},
+                               {"variant", t.target.variant ? std::string(1, t.target.variant) : std::string()},
+                               {"images", t.images},
+                               {"compressed", t.compressed},
+                               {"compression", t.compression},
+                               {"ptx_isa", t.ptx_isa.empty() ? json(nullptr) : json(t.ptx_isa)},
+                               {"registered", t.registered},
+                               {"embedded", t.embedded}});
+        }
+        json sections = json::array();
+        for (const auto& s : f.scan.sections)
+            sections.push_back({{"name", s.name}, {"embedded", s.embedded}, {"modules", s.modules}, {"images", s.images}, {"error", s.error}});
+        json verdicts = json::array();
+        for (std::size_t i = 0; i < f.verdicts.size() && i < report.gpus.size(); ++i) {
+            const auto& v = f.verdicts[i];
+            verdicts.push_back({{"gpu", report.gpus[i].name},
+                                {"compute_capability", report.gpus[i].cc.str()},
+                                {"verdict", to_id(v.mode)},
+                                {"via", v.via},
+                                {"modules_usable", v.modules_usable},
+                                {"modules_total", v.modules_total},
+                                {"ptx_needs_cuda", v.ptx_needs_cuda ? json(v.ptx_needs_cuda->str()) : json(nullptr)},
+                                {"driver_too_old", v.driver_too_old ? json(*v.driver_too_old) : json(nullptr)}});
+        }
+        files.push_back({{"path", f.scan.path},
+                         {"size", f.scan.size},
+                         {"kind", f.scan.kind},
+                         {"modules", f.scan.modules.size()},
+                         {"targets", targets},
+                         {"sections", sections},
+                         {"problems", f.scan.problems},
+                         {"verdicts", verdicts}});
+    }
+    json errors = json::array();
+    for (const auto& [path, e] : report.errors) errors.push_back({{"path", path}, {"code", to_string(e.code)}, {"message", e.message}});
+    return {{"gpus", gpus},
+            {"driver_max_cuda", report.driver_max_cuda ? json(report.driver_max_cuda->str()) : json(nullptr)},
+            {"depth", report.depth == ScanDepth::full ? "full" : "registered"},
+            {"files", files},
+            {"without_gpu_code", report.without_gpu_code},
+            {"skipped_not_elf", report.skipped_not_elf},
+            {"errors", errors},
+            {"note", report.note}};
+}
+
+}  // namespace cudoctor::gpucode

@@ -1,0 +1,46 @@
+#pragma once
+// A file of the machine mapped read-only into memory, so the binary readers can look at any
+// range while the kernel reads only the pages they touch (random access advised: no
+// read-ahead pulls in the payloads between headers).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/error.hpp"
+#include "host/host.hpp"
+
+namespace cudoctor::host {
+
+class MappedFile {
+  public:
+    /// Maps the machine path `path` (resolved inside the Host's root; links followed there).
+    /// Errc::not_found, Errc::loop, Errc::permission as the Host's reads; Errc::io "not a regular
+    /// file" for folders, FIFOs and devices (never opened for reading, so nothing can hang).
+    /// An empty file maps to an empty view.
+    static Expected<MappedFile> open(const host::Host& host, std::string_view path);
+
+    MappedFile(MappedFile&& other) noexcept;
+    MappedFile& operator=(MappedFile&& other) noexcept;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile();
+
+    /// The whole file as a view; reading a range pages in just that range.
+    std::string_view bytes() const { return {static_cast<const char*>(m_data), static_cast<std::size_t>(m_size)}; }
+    std::uint64_t size() const { return m_size; }
+    /// Starts reading [offset, offset + length) into the page cache without waiting
+    /// (MADV_WILLNEED); `sequential` (the whole range is about to be read front to back)
+    /// queues it window by window, so a long range is read in parallel. Ranges are clipped to
+    /// the file; errors are ignored (a hint only).
+    void will_need(std::uint64_t offset, std::uint64_t length, bool sequential) const;
+    /// The canonical machine path the file was found at.
+    const std::string& path() const { return m_path; }
+
+  private:
+    MappedFile(void* data, std::uint64_t size, std::string path) : m_data(data), m_size(size), m_path(std::move(path)) {}
+    void* m_data = nullptr;
+    std::uint64_t m_size = 0;
+    std::string m_path;
+};
+
+}  // namespace cudoctor::host

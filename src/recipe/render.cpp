@@ -1,0 +1,183 @@
+#include "recipe/render.hpp"
+
+#include <fmt/format.h>
+
+namespace cudoctor::recipe {
+
+namespace {
+
+std::string target_line(const Target& t) {
+    std::string gpu = t.gpu_name.empty() ? "compute " + t.compute_capability : t.gpu_name + " (compute " + t.compute_capability + ")";
+    if (t.compute_capability.empty()) gpu = "no visible GPU";
+    std::string os = t.os_id.empty() ? "an unknown OS" : t.os_id + " " + t.os_version;
+    if (t.wsl) os += " under WSL2";
+    std::string driver = t.driver ? ", driver " + t.driver->str() : (t.wsl ? "" : ", no driver");
+    return gpu + " on " + os + driver;
+}
+
+std::string single_quoted(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+std::string describe_request(const Request& r) {
+    std::string out;
+    auto add = [&](const std::string& s) { out += (out.empty() ? "" : " ") + s; };
+    if (r.framework) add(r.framework->name + (r.framework->version.empty() ? "" : "==" + r.framework->version.str()));
+    if (r.cuda) add("--cuda " + r.cuda->str());
+    if (r.need_nvcc) add("--need nvcc");
+    if (r.need_cudnn) add("--need cudnn");
+    if (r.need_opencv) add("--need opencv");
+    if (r.offline) add("--offline");
+    if (r.fresh) add("--fresh");
+    return out.empty() ? "a CUDA toolkit" : out;
+}
+
+void render_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out) {
+    out << "Recipe for " << describe_request(request) << "\n";
+    out << "  machine: " << target_line(plan.target) << "\n";
+    for (const auto& n : plan.target.notes) out << "  (" << n << ")\n";
+    if (plan.refused) {
+        out << "\nNo working set: " << plan.refused->reason << "\n";
+        if (!plan.refused->nearest.empty()) out << "Nearest that works on this GPU: " << plan.refused->nearest << "\n";
+        if (!plan.rejected.empty()) {
+            out << "\nRejected\n";
+            for (const auto& r : plan.rejected) out << fmt::format("  {:<12} {}\n", r.option, r.reason);
+        }
+        return;
+    }
+    out << "\nChosen\n";
+    for (const auto& c : plan.chosen) out << fmt::format("  {:<10} {:<28} {}\n", c.layer, c.value, c.reason);
+    if (!plan.rejected.empty()) {
+        out << "\nNot chosen\n";
+        for (const auto& r : plan.rejected) out << fmt::format("  {:<12} {}{}\n", r.option, r.hard ? "" : "(works) ", r.reason);
+    }
+    if (!plan.kept.empty()) {
+        out << "\nStays as it is\n";
+        for (const auto& k : plan.kept) out << fmt::format("  {:<10} {}: {}\n", k.layer, k.what, k.reason);
+    }
+    if (!plan.skipped.empty()) {
+        out << "\nNot needed\n";
+        for (const auto& k : plan.skipped) out << fmt::format("  {:<10} {}: {}\n", k.layer, k.what, k.reason);
+    }
+    for (const auto& w : plan.warnings) out << "\nwarning: " << w << "\n";
+    out << "\nSteps\n";
+    if (plan.steps.empty()) out << "  nothing to do: this machine already has the set\n";
+    int n = 0;
+    for (const auto& s : plan.steps) {
+        out << fmt::format("\n{}. {}\n", ++n, s.title);
+        for (const auto& note : s.notes) out << "   " << note << "\n";
+        for (const auto& c : s.commands) out << "     " << (c.starts_with("#") ? c : "$ " + c) << "\n";
+        if (s.reboot) out << "   — reboot point: continue with the check after the machine is back —\n";
+        if (!s.checks.empty()) {
+            out << "   check before going on:\n";
+            for (const auto& c : s.checks) out << "     $ " << c << "\n";
+        }
+    }
+    if (prediction.evaluated) {
+        if (prediction.errors.empty()) out << "\n`cudoctor check` on the machine as the plan leaves it: no errors.\n";
+        else {
+            out << "\n`cudoctor check` on the machine as the plan leaves it still finds:\n";
+            for (const auto& e : prediction.errors) out << "  error: " << e << "\n";
+        }
+    }
+    out << "\nNothing was run. `cudoctor plan … --format script > plan.sh` writes these steps as a script.\n";
+}
+
+nlohmann::json to_json(const Recipe& plan, const Request& request, const Prediction& prediction) {
+    using nlohmann::json;
+    const auto& t = plan.target;
+    json j;
+    j["request"] = describe_request(request);
+    j["target"] = {{"gpu", t.gpu_name},
+                   {"compute_capability", t.compute_capability},
+                   {"architecture", t.architecture},
+                   {"os_id", t.os_id},
+                   {"os_version", t.os_version},
+                   {"wsl", t.wsl},
+                   {"virtualization", t.virtualization},
+                   {"gpu_visible", t.gpu_visible},
+                   {"driver", t.driver ? json(t.driver->str()) : json(nullptr)},
+                   {"gcc_default", t.gcc_default ? json(*t.gcc_default) : json(nullptr)},
+                   {"notes", t.notes}};
+    if (plan.refused) {
+        j["refused"] = {{"reason", plan.refused->reason}, {"nearest", plan.refused->nearest}};
+    } else {
+        j["refused"] = nullptr;
+    }
+    auto opt = [](const auto& v) { return v ? json(v->str()) : json(nullptr); };
+    j["versions"] = {{"framework", plan.framework},
+                     {"framework_version", plan.framework_version},
+                     {"framework_variant", plan.framework_variant},
+                     {"cuda", opt(plan.cuda)},
+                     {"toolkit", opt(plan.toolkit_release)},
+                     {"toolkit_path", plan.toolkit_path},
+                     {"min_driver", opt(plan.min_driver)},
+                     {"driver_branch", plan.driver_branch ? json(*plan.driver_branch) : json(nullptr)},
+                     {"gcc", plan.gcc ? json(*plan.gcc) : json(nullptr)},
+                     {"cudnn", opt(plan.cudnn)},
+                     {"cudnn_system", plan.cudnn_system}};
+    j["chosen"] = json::array();
+    for (const auto& c : plan.chosen) j["chosen"].push_back({{"layer", c.layer}, {"value", c.value}, {"reason", c.reason}});
+    j["rejected"] = json::array();
+    for (const auto& r : plan.rejected) j["rejected"].push_back({{"option", r.option}, {"reason", r.reason}, {"hard", r.hard}});
+    j["kept"] = json::array();
+    for (const auto& k : plan.kept) j["kept"].push_back({{"layer", k.layer}, {"what", k.what}, {"reason", k.reason}});
+    j["skipped"] = json::array();
+    for (const auto& k : plan.skipped) j["skipped"].push_back({{"layer", k.layer}, {"what", k.what}, {"reason", k.reason}});
+    j["warnings"] = plan.warnings;
+    j["steps"] = json::array();
+    for (const auto& s : plan.steps)
+        j["steps"].push_back(
+            {{"layer", s.layer}, {"title", s.title}, {"notes", s.notes}, {"commands", s.commands}, {"checks", s.checks}, {"reboot", s.reboot}});
+    if (prediction.evaluated) j["check_after_plan"] = {{"errors", prediction.errors}};
+    return j;
+}
+
+void render_script(const Recipe& plan, const Request& request, std::ostream& out) {
+    out << "#!/usr/bin/env bash\n";
+    out << "# Written by `cudoctor plan` for: " << describe_request(request) << "\n";
+    out << "# Machine: " << target_line(plan.target) << "\n";
+    out << "# Read it before running it. It stops at the first failing command or check.\n";
+    out << "set -euo pipefail\n";
+    if (plan.refused) {
+        out << "echo " << single_quoted("cudoctor plan: no working set: " + plan.refused->reason) << " >&2\n";
+        if (!plan.refused->nearest.empty()) out << "echo " << single_quoted("nearest that works: " + plan.refused->nearest) << " >&2\n";
+        out << "exit 1\n";
+        return;
+    }
+    for (const auto& c : plan.chosen) out << "# " << c.layer << ": " << c.value << " — " << c.reason << "\n";
+    for (const auto& k : plan.kept) out << "# stays: " << k.layer << " " << k.what << " — " << k.reason << "\n";
+    out << "from_step=${1:-1}   # after a reboot: bash plan.sh <next step>\n";
+    int n = 0;
+    for (const auto& s : plan.steps) {
+        ++n;
+        out << "\n# ---- step " << n << ": " << s.title << "\n";
+        for (const auto& note : s.notes) out << "# " << note << "\n";
+        out << "if [ \"$from_step\" -le " << n << " ]; then\n";
+        out << "echo " << single_quoted(fmt::format("== step {}: {}", n, s.title)) << "\n";
+        for (const auto& c : s.commands) {
+            if (s.reboot && c == "sudo reboot") {
+                out << "# ==== REBOOT POINT: after the machine is back, continue with: bash plan.sh " << n + 1 << "\n";
+                out << "echo " << single_quoted(fmt::format("rebooting; afterwards run: bash plan.sh {}", n + 1)) << "\n";
+                out << c << "\nexit 0\n";
+                continue;
+            }
+            out << c << "\n";
+        }
+        out << "fi\n";
+        if (!s.checks.empty()) {
+            // After a reboot the checks of the step before it open the next run.
+            out << "if [ \"$from_step\" -le " << (s.reboot ? n + 1 : n) << " ]; then\n";
+            out << "# check step " << n << " before going on\n";
+            for (const auto& c : s.checks) out << c << "\n";
+            out << "fi\n";
+        }
+    }
+    out << "\necho 'cudoctor plan: every step done'\n";
+}
+
+}  // namespace cudoctor::recipe
