@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "explain/tie_in_util.hpp"
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 
 namespace cudoctor::explain::detail {
 
@@ -34,16 +34,15 @@ void tie_unsupported_gcc(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
             if (g <= *limit && (!usable || g > *usable)) usable = g;
         if (usable) {
             confirms(c, fmt::format("gcc-{} is installed here and within the limit", *usable));
-            fix.insert(fix.begin(), rules::fix::use_host_gcc(p, *usable));
+            fix.insert(fix.begin(), recipe::use_host_gcc(recipe::distro_of(snap), p.gcc_installed, *usable));
         } else {
-            fix.insert(fix.begin(), rules::fix::install_packages(p, {fmt::format("gcc-{}", *limit), fmt::format("g++-{}", *limit)}) + "\n" +
-                                        rules::fix::use_host_gcc(p, *limit));
+            fix.insert(fix.begin(), recipe::use_host_gcc(recipe::distro_of(snap), p.gcc_installed, *limit));
         }
     }
     if (!fix.empty()) set_fix(c, fix);
 }
 
-void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
+void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     const auto& env = snap.environment;
     if (!env.nvcc_on_path.empty()) contradicts(c, "nvcc is on PATH here: " + env.nvcc_on_path.front());
     if (!env.cuda_home) confirms(c, "CUDA_HOME is not set here");
@@ -62,18 +61,18 @@ void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&)
     if (with_nvcc) {
         if (!with_nvcc->on_path)
             confirms(c, "CUDA " + with_nvcc->version + " has nvcc at " + with_nvcc->nvcc_path + ", but its bin/ is not on PATH");
-        set_fix(c, {rules::fix::path_exports(with_nvcc->path), "export CUDA_HOME=" + with_nvcc->path});
+        set_fix(c, {recipe::path_exports(with_nvcc->path), "export CUDA_HOME=" + with_nvcc->path});
         return;
     }
     confirms(c, "no CUDA toolkit with nvcc on this machine (the CUDA inside pip or conda packages has no compiler)");
     auto v = Version::parse(torch_cuda.empty() ? snap.driver.max_cuda : torch_cuda);
-    if (v && rules::fix::uses_apt(snap.platform))
-        set_fix(c, {rules::fix::install_packages(snap.platform, {fmt::format("cuda-toolkit-{}-{}", v->major(), v->minor())}),
+    if (v)
+        set_fix(c, {recipe::toolkit_fix(snap, *v, kb),
                     fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{} PATH=/usr/local/cuda-{}.{}/bin:$PATH", v->major(), v->minor(),
                                 v->major(), v->minor())});
 }
 
-void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
+void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     auto want = Version::parse(c.value("torch_cuda"));
     for (const auto& f : snap.frameworks)
         if (f.name == "torch" && f.cuda) {
@@ -96,13 +95,11 @@ void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, c
         }
     }
     confirms(c, "no toolkit of PyTorch's CUDA " + want->str() + " is installed here");
-    if (rules::fix::uses_apt(snap.platform))
-        set_fix(c, {rules::fix::install_packages(snap.platform, {fmt::format("cuda-toolkit-{}-{}", want->major(), want->minor())}),
-                    fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{}", want->major(), want->minor()),
-                    "# or install the PyTorch build for the CUDA you have"});
+    set_fix(c, {recipe::toolkit_fix(snap, *want, kb), fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{}", want->major(), want->minor()),
+                "# or install the PyTorch build for the CUDA you have"});
 }
 
-void tie_opencv_cuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
+void tie_opencv_cuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     std::vector<std::string> fix(c.fix.begin(), c.fix.end());
     if (!snap.gpus.empty() && !snap.gpus.front().compute_capability.empty())
         fix.push_back("-D CUDA_ARCH_BIN=" + snap.gpus.front().compute_capability + "   # this GPU (" + snap.gpus.front().name + ")");
@@ -110,7 +107,7 @@ void tie_opencv_cuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
         std::any_of(c.matched_lines.begin(), c.matched_lines.end(), [](const MatchedLine& l) { return l.pattern == "cmake-no-cudnn"; })) {
         if (snap.cudnn.empty()) {
             confirms(c, "no cuDNN on this machine for CMake to find");
-            fix.push_back(rules::fix::install_packages(snap.platform, {"libcudnn9-dev-cuda-12"}));
+            fix.push_back(recipe::cudnn_fix(snap, Version({9}), Version({12}), kb));
         }
         for (const auto& d : snap.cudnn) {
             context(c,

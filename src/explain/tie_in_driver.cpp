@@ -5,7 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "explain/tie_in_util.hpp"
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 
 namespace cudoctor::explain::detail {
 
@@ -72,7 +72,7 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
     }
     if (d.packages.empty()) confirms(c, "no NVIDIA driver package is installed");
     else context(c, "installed driver packages: " + d.packages.front() + (d.packages.size() > 1 ? " …" : ""));
-    fix.push_back(rules::fix::install_driver(snap, kb));
+    fix.push_back(recipe::driver_fix(snap, kb));
     set_fix(c, fix);
 }
 
@@ -144,7 +144,7 @@ void tie_driver_too_old(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& 
     }
     std::vector<std::string> fix;
     auto min_driver = kb.min_driver_for(*needed);
-    fix.push_back(rules::fix::install_driver(snap, kb, min_driver ? std::optional<int>(min_driver->major()) : std::nullopt));
+    fix.push_back(recipe::driver_fix(snap, kb, min_driver ? std::optional<int>(min_driver->major()) : std::nullopt));
     for (const auto& f : snap.frameworks) {
         if (f.name != "torch" || !f.cuda) continue;
         auto tv = Version::parse(f.version);
@@ -179,7 +179,7 @@ void tie_missing_libcuda(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
     }
     if (!has_libcuda) {
         confirms(c, "no libcuda.so.* is on this machine: no NVIDIA driver is installed");
-        set_fix(c, {rules::fix::install_driver(snap, kb)});
+        set_fix(c, {recipe::driver_fix(snap, kb)});
         return;
     }
     const auto& lib =

@@ -8,7 +8,7 @@
 
 #include "common/text.hpp"
 #include "explain/tie_in_util.hpp"
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 
 namespace cudoctor::explain::detail {
 
@@ -63,7 +63,7 @@ std::string library_family(const Cause& c) {
 
 }  // namespace
 
-void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
+void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     auto it = c.values.find("soname");
     if (it == c.values.end() || it->second.empty()) return;
     std::vector<std::string> fix;
@@ -110,8 +110,8 @@ void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
             fix.push_back(fmt::format(
                 "pip install nvidia-cudnn-cu{}=={}.*   # then add its lib folder (site-packages/nvidia/cudnn/lib) to LD_LIBRARY_PATH",
                 cuda_major, *major));
-            if (*major >= 9 && rules::fix::uses_apt(snap.platform))
-                fix.push_back(rules::fix::install_packages(snap.platform, {fmt::format("libcudnn9-cuda-{}", cuda_major)}));
+            if (*major >= 9 && recipe::distro_of(snap).apt())
+                fix.push_back(recipe::cudnn_fix(snap, Version({*major}), Version({cuda_major}), kb));
         } else if (c.id == "missing-cudart" && major) {
             fix.push_back(fmt::format("pip install nvidia-cuda-runtime-cu{}   # or install a CUDA {} toolkit", *major, *major));
         } else if (major) {

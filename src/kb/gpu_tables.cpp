@@ -147,4 +147,11 @@ std::optional<KernelModules> Kb::kernel_modules_for(std::string_view architectur
     return std::nullopt;
 }
 
+std::optional<int> Kb::newest_driver_branch() const {
+    std::optional<int> newest;
+    for (const auto& k : m_data->kernel_modules)
+        if (k.driver_branch && (!newest || *k.driver_branch > *newest)) newest = k.driver_branch;
+    return newest;
+}
+
 }  // namespace cudoctor::kb

@@ -221,6 +221,9 @@ class Kb {
     std::optional<GpuChip> gpu_chip(std::string_view chip) const;
     /// Which kernel-module flavours an architecture ("Turing") can use; nullopt when not listed.
     std::optional<KernelModules> kernel_modules_for(std::string_view architecture) const;
+    /// The newest branch driver_kernel_modules.tsv recommends for any architecture (580): what to
+    /// install when the GPU's architecture is unknown. nullopt for an empty table.
+    std::optional<int> newest_driver_branch() const;
 
     // --- CUDA toolkit ↔ driver --------------------------------------------------------------
     /// Highest CUDA toolkit (major.minor) whose minimum Linux driver is <= driver, e.g.

@@ -31,7 +31,7 @@ bool wheel_runs_on(const kb::TorchWheel& w, const std::string& cc) {
 
 /// A legacy architecture (no open kernel modules) has a last driver branch; newer ones do not.
 std::string driver_branch_reason(const Candidate& c, const Target& t, const kb::Kb& kb) {
-    if (!c.min_driver || t.wsl) return {};
+    if (!c.min_driver || t.distro.wsl) return {};
     auto modules = kb.kernel_modules_for(t.architecture);
     if (!modules || modules->open || !modules->driver_branch) return {};
     if (c.min_driver->major() <= *modules->driver_branch) return {};

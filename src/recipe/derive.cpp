@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "recipe/candidates.hpp"
+#include "recipe/install.hpp"
 #include "recipe/steps.hpp"
 
 namespace cudoctor::recipe {
@@ -13,12 +14,6 @@ namespace cudoctor::recipe {
 namespace {
 
 using detail::Candidate;
-
-std::string os_label(const Target& t) {
-    std::string os = t.os_id.empty() ? "this OS" : t.os_id + " " + t.os_version;
-    if (!os.empty()) os[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(os[0])));
-    return t.wsl ? os + " (WSL2)" : os;
-}
 
 std::string gpu_label(const Target& t) {
     const std::string sm = detail::sm_name(t.compute_capability);
@@ -77,12 +72,12 @@ Cost cost_of(const Candidate& c, const Request& r, const Target& t, const kb::Kb
                 k.min_driver = kb.min_driver_for(k.release->toolkit);
             const auto max_gcc = kb.max_gcc_for(k.release ? k.release->toolkit : *m);
             if (max_gcc && t.gcc_default && *t.gcc_default > *max_gcc) k.gcc_step = 1;
-            const auto repo_name = detail::cuda_repo_of(t, kb);
+            const auto repo_name = cuda_repo_of(t.distro, kb);
             const auto repo = repo_name.empty() ? std::nullopt : kb.cuda_repository(repo_name);
             if (kept == t.toolkits.end() && (r.offline || !repo || !repo->publishes(*m))) k.runfile = 1;
         }
     }
-    if (t.gpu_visible && !t.wsl && k.min_driver && !(t.driver && *t.driver >= *k.min_driver)) k.driver_change = 1;
+    if (t.gpu_visible && !t.distro.wsl && k.min_driver && !(t.driver && *t.driver >= *k.min_driver)) k.driver_change = 1;
     return k;
 }
 
@@ -97,8 +92,8 @@ std::string soft_reason(const Cost& lost, const Cost& won, const Target& t) {
         return fmt::format("CUDA {} rejects the OS's gcc {}: it would need an older gcc; {} does not", lost.toolkit_minor.str(),
                            t.gcc_default.value_or(0), other);
     if (lost.runfile != won.runfile)
-        return fmt::format("NVIDIA's repository for {} has no cuda-toolkit-{}-{} (runfile only); {} installs as a package", os_label(t),
-                           lost.toolkit_minor.major(), lost.toolkit_minor.minor(), other);
+        return fmt::format("NVIDIA's repository for {} has no cuda-toolkit-{}-{} (runfile only); {} installs as a package",
+                           t.distro.label(), lost.toolkit_minor.major(), lost.toolkit_minor.minor(), other);
     if (lost.experimental != won.experimental) return "experimental in the release matrix; " + other + " is the stable build";
     return fmt::format("works too; {} is built with a newer CUDA", other);
 }

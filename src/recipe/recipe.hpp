@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/version.hpp"
+#include "recipe/distro.hpp"
 
 namespace cudoctor::recipe {
 
@@ -52,20 +53,17 @@ struct InstalledFramework {
 
 /// The machine the plan is for: this machine's snapshot, with --gpu / --os replacing its facts.
 struct Target {
-    std::string gpu_name;            ///< "GeForce RTX 4060 Ti" ("" when only a capability was given)
-    std::string compute_capability;  ///< "8.9"
-    std::string architecture;        ///< "Ada Lovelace"
-    bool datacenter = false;         ///< a 3D controller (Ubuntu's -server driver series)
-    bool gpu_visible = true;         ///< the machine shows the GPU on its PCI bus (false: a VM without passthrough)
-    std::string os_id;               ///< "ubuntu"
-    std::string os_version;          ///< "22.04"
-    bool wsl = false;
-    std::string virtualization;  ///< "vmware", "kvm", … ("" none seen)
-    std::string arch = "x86_64";
-    std::optional<Version> driver;   ///< the driver there now (Windows' under WSL2 when known)
-    bool nouveau = false;            ///< nouveau loaded or bound to the GPU
-    std::string secure_boot;         ///< "enabled" | "disabled" | "unsupported" | "unknown" | ""
-    std::optional<int> gcc_default;  ///< major of /usr/bin/gcc (else the distribution's default)
+    std::string gpu_name;                        ///< "GeForce RTX 4060 Ti" ("" when only a capability was given)
+    std::string compute_capability;              ///< "8.9"
+    std::string architecture;                    ///< "Ada Lovelace"
+    std::vector<std::string> gpu_architectures;  ///< of every GPU the driver must drive (--gpu: that one)
+    bool gpu_visible = true;                     ///< the machine shows the GPU on its PCI bus (false: a VM without passthrough)
+    Distro distro;                               ///< the OS the commands are for (id, version, CPU, WSL2, datacenter GPUs)
+    std::string virtualization;                  ///< "vmware", "kvm", … ("" none seen)
+    std::optional<Version> driver;               ///< the driver there now (Windows' under WSL2 when known)
+    bool nouveau = false;                        ///< nouveau loaded or bound to the GPU
+    std::string secure_boot;                     ///< "enabled" | "disabled" | "unsupported" | "unknown" | ""
+    std::optional<int> gcc_default;              ///< major of /usr/bin/gcc (else the distribution's default)
     std::vector<int> gcc_installed;
     std::vector<InstalledToolkit> toolkits;
     std::vector<InstalledCudnn> cudnn;

@@ -9,9 +9,9 @@ namespace {
 std::string target_line(const Target& t) {
     std::string gpu = t.gpu_name.empty() ? "compute " + t.compute_capability : t.gpu_name + " (compute " + t.compute_capability + ")";
     if (t.compute_capability.empty()) gpu = "no visible GPU";
-    std::string os = t.os_id.empty() ? "an unknown OS" : t.os_id + " " + t.os_version;
-    if (t.wsl) os += " under WSL2";
-    std::string driver = t.driver ? ", driver " + t.driver->str() : (t.wsl ? "" : ", no driver");
+    std::string os = t.distro.id.empty() ? "an unknown OS" : t.distro.id + " " + t.distro.version;
+    if (t.distro.wsl) os += " under WSL2";
+    std::string driver = t.driver ? ", driver " + t.driver->str() : (t.distro.wsl ? "" : ", no driver");
     return gpu + " on " + os + driver;
 }
 
@@ -95,9 +95,9 @@ nlohmann::json to_json(const Recipe& plan, const Request& request, const Predict
     j["target"] = {{"gpu", t.gpu_name},
                    {"compute_capability", t.compute_capability},
                    {"architecture", t.architecture},
-                   {"os_id", t.os_id},
-                   {"os_version", t.os_version},
-                   {"wsl", t.wsl},
+                   {"os_id", t.distro.id},
+                   {"os_version", t.distro.version},
+                   {"wsl", t.distro.wsl},
                    {"virtualization", t.virtualization},
                    {"gpu_visible", t.gpu_visible},
                    {"driver", t.driver ? json(t.driver->str()) : json(nullptr)},

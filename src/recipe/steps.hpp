@@ -16,12 +16,6 @@ struct StepContext {
     Recipe& plan;
 };
 
-/// NVIDIA's apt repository for the target ("ubuntu2204", "wsl-ubuntu"); "" when it has none.
-std::string cuda_repo_of(const Target& t, const kb::Kb& kb);
-/// The keyring lines that add NVIDIA's CUDA repository (the step people forget).
-std::vector<std::string> keyring_commands(const std::string& repo, const Target& t, const kb::Kb& kb);
-bool uses_apt(const Target& t);
-
 void add_driver_step(StepContext& ctx);
 void add_gcc_step(StepContext& ctx);
 void add_toolkit_step(StepContext& ctx);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "recipe/install.hpp"
 #include "recipe/steps.hpp"
 
 namespace cudoctor::recipe::detail {
@@ -31,8 +32,6 @@ std::optional<Version> choose_cudnn(const Version& cuda, const std::string& cc, 
     }
     return best;
 }
-
-std::string pin_glob(const Version& v) { return v.str() + ".*"; }
 
 }  // namespace
 
@@ -68,55 +67,14 @@ void add_cudnn_step(StepContext& ctx) {
         }
     }
 
-    const std::string repo = cuda_repo_of(t, ctx.kb);
-    const bool deb = !ctx.request.offline && uses_apt(t) && !t.wsl && !repo.empty() && version->major() >= 8;
+    const auto install = cudnn_install(t.distro, *version, cuda, plan.toolkit_path, ctx.request.offline, ctx.kb);
+    plan.cudnn_location = install.location;
     Step s;
     s.layer = "cudnn";
-    if (deb) {
-        plan.cudnn_location = "system";
-        std::vector<std::string> pkgs;
-        if (version->major() >= 9) {
-            pkgs = {fmt::format("libcudnn9-cuda-{}={}", major, pin_glob(*version)),
-                    fmt::format("libcudnn9-dev-cuda-{}={}", major, pin_glob(*version))};
-        } else {
-            pkgs = {fmt::format("libcudnn8={}*+cuda{}*", version->str(), major),
-                    fmt::format("libcudnn8-dev={}*+cuda{}*", version->str(), major)};
-        }
-        s.title = fmt::format("cuDNN {} for CUDA {} (packages from NVIDIA's repository)", version->str(), major);
-        s.notes.emplace_back("The keyring step is the one people forget: without it apt cannot find or trust the cuDNN packages.");
-        s.notes.emplace_back("Pinned to this release and held, so apt upgrade does not move cuDNN under the framework.");
-        for (auto& line : keyring_commands(repo, t, ctx.kb)) s.commands.push_back(line);
-        std::string install = "sudo apt-get install -y", hold = "sudo apt-mark hold";
-        for (const auto& p : pkgs) {
-            install += " '" + p + "'";
-            hold += " " + p.substr(0, p.find('='));
-        }
-        s.commands.push_back(install);
-        s.commands.push_back(hold);
-        s.checks.push_back(fmt::format("ldconfig -p | grep -q 'libcudnn.so.{}'", version->major()));
-        s.checks.push_back(fmt::format("dpkg -l '{}' | grep -q '^hi'", pkgs.front().substr(0, pkgs.front().find('='))));
-    } else {
-        plan.cudnn_location = "toolkit";
-        const std::string dir = plan.toolkit_path.empty() ? fmt::format("/usr/local/cudnn-{}", version->str()) : plan.toolkit_path;
-        const std::string archive = version->major() >= 8 && *version >= Version({8, 3})
-                                        ? fmt::format("cudnn-linux-x86_64-{}.*_cuda{}*-archive", version->str(), major)
-                                        : fmt::format("cudnn-{}*-linux-x64-v{}.*", cuda.str(), version->str());
-        s.title = fmt::format("cuDNN {} for CUDA {} (tar archive into {})", version->str(), major, dir);
-        s.notes.push_back(
-            fmt::format("Download {}.tar.xz from https://developer.nvidia.com/cudnn-archive (an NVIDIA login) to this folder.", archive));
-        s.notes.emplace_back(
-            "cp -P keeps the links (libcudnn.so → libcudnn.so.N → libcudnn.so.N.x.y): a plain cp copies each library three times "
-            "and breaks the soname chain. Into the versioned folder, so switching /usr/local/cuda does not lose it.");
-        s.commands.push_back(fmt::format("tar -xf {}.tar.xz", archive));
-        s.commands.push_back(fmt::format("sudo mkdir -p {0}/include {0}/lib64", dir));
-        s.commands.push_back(fmt::format("sudo cp -P {}/include/cudnn*.h {}/include/", archive, dir));
-        s.commands.push_back(fmt::format("sudo cp -P {}/lib/libcudnn* {}/lib64/", archive, dir));
-        s.commands.push_back(fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", dir));
-        if (plan.toolkit_path.empty()) s.commands.push_back(fmt::format("echo {}/lib64 | sudo tee /etc/ld.so.conf.d/cudnn.conf", dir));
-        s.commands.emplace_back("sudo ldconfig");
-        s.checks.push_back(fmt::format("ls -l {}/lib64/libcudnn.so.{}", dir, version->major()));
-        s.checks.push_back(fmt::format("ldconfig -p | grep -q 'libcudnn.so.{}'", version->major()));
-    }
+    s.title = install.title;
+    s.notes = install.notes;
+    s.commands = install.commands;
+    s.checks = install.checks;
     plan.steps.push_back(std::move(s));
 }
 
@@ -140,7 +98,7 @@ void add_framework_step(StepContext& ctx) {
     s.notes.emplace_back(
         "A virtual environment: Ubuntu 23.04+ and Debian 12 refuse pip installs into the system Python (PEP 668), "
         "and a venv keeps this CUDA variant apart from others.");
-    if (uses_apt(t)) s.commands.emplace_back("sudo apt-get install -y python3-venv");
+    if (t.distro.apt()) s.commands.push_back(install_packages(t.distro, {"python3-venv"}));
     s.commands.push_back("python3 -m venv " + venv);
     s.commands.push_back(". " + venv + "/bin/activate");
     s.commands.emplace_back("python -m pip install --upgrade pip");

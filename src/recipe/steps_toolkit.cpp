@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "recipe/install.hpp"
 #include "recipe/steps.hpp"
 
 namespace cudoctor::recipe::detail {
@@ -32,7 +33,7 @@ void add_gcc_step(StepContext& ctx) {
     plan.gcc = n;
     plan.chosen.push_back({"gcc", fmt::format("gcc-{}", n),
                            fmt::format("CUDA {} accepts gcc ≤ {} (cuda_gcc.tsv); {} defaults to gcc {}", plan.toolkit_release->str(), n,
-                                       t.os_id + " " + t.os_version, *t.gcc_default)});
+                                       t.distro.id + " " + t.distro.version, *t.gcc_default)});
     Step s;
     s.layer = "gcc";
     s.title = fmt::format("gcc-{} for nvcc (the OS default gcc {} is too new for CUDA {})", n, *t.gcc_default, plan.toolkit_release->str());
@@ -49,8 +50,7 @@ void add_gcc_step(StepContext& ctx) {
                     n));
     const bool have = std::find(t.gcc_installed.begin(), t.gcc_installed.end(), n) != t.gcc_installed.end();
     if (!have) {
-        s.commands.push_back(uses_apt(t) ? fmt::format("sudo apt-get install -y gcc-{0} g++-{0}", n)
-                                         : fmt::format("# install gcc {0} and g++ {0} with this distribution's packages", n));
+        s.commands.push_back(install_packages(t.distro, {fmt::format("gcc-{}", n), fmt::format("g++-{}", n)}));
     }
     s.commands.push_back(
         fmt::format("sudo update-alternatives --install /usr/bin/gcc gcc /usr/bin/gcc-{0} 100 --slave /usr/bin/g++ g++ /usr/bin/g++-{0}", n));
@@ -77,59 +77,16 @@ void add_toolkit_step(StepContext& ctx) {
             }
         return;
     }
-    const std::string repo = cuda_repo_of(t, ctx.kb);
-    const auto coverage = repo.empty() ? std::nullopt : ctx.kb.cuda_repository(repo);
-    const bool deb = !ctx.request.offline && uses_apt(t) && coverage && coverage->publishes(minor);
-    const auto rel = ctx.kb.toolkit_release(release);
-    const std::string mm = fmt::format("{}-{}", minor.major(), minor.minor());
-
+    const auto install = toolkit_install(t.distro, release, dir, ctx.request.offline, ctx.kb);
+    plan.toolkit_method = install.method;
     Step s;
     s.layer = "toolkit";
-    if (deb) {
-        plan.toolkit_method = "deb";
-        const auto pkg =
-            ctx.kb.package_name("cuda_toolkit", {{"major", std::to_string(minor.major())}, {"minor", std::to_string(minor.minor())}})
-                .value_or("cuda-toolkit-" + mm);
-        s.title = fmt::format("CUDA {} toolkit ({}, toolkit only){}", minor.str(), pkg, t.wsl ? " from the WSL-Ubuntu repository" : "");
-        s.notes.push_back(
-            fmt::format("{} installs the toolkit without a driver. Never `cuda` or `cuda-{}`: those meta-packages pull a "
-                        "driver and replace the one that works.",
-                        pkg, mm));
-        if (t.wsl)
-            s.notes.emplace_back(
-                "Under WSL2 only the wsl-ubuntu repository: the ubuntu2204/ubuntu2404 ones carry driver packages that break WSL2's CUDA.");
-        for (auto& line : keyring_commands(repo, t, ctx.kb)) s.commands.push_back(line);
-        s.commands.push_back("sudo apt-get install -y " + pkg);
-    } else {
-        plan.toolkit_method = "runfile";
-        const std::string runfile = rel ? rel->runfile : "";
-        s.title = fmt::format("CUDA {} toolkit from the runfile (--toolkit: no driver)", release.str());
-        if (ctx.request.offline)
-            s.notes.push_back("Offline: bring the runfile on other media and check it with `cudoctor verify-installer " + runfile +
-                              "` first.");
-        else if (!coverage || !coverage->publishes(minor))
-            s.notes.push_back(fmt::format("NVIDIA's repository for {} {} has no cuda-toolkit-{} ({}): the runfile is the route.", t.os_id,
-                                          t.os_version, mm, repo.empty() ? "no repository" : "cuda_repos.tsv"));
-        s.notes.emplace_back("--toolkit installs the toolkit only: the runfile's bundled driver is never installed over the one that works.");
-        if (!ctx.request.offline) {
-            const auto url =
-                ctx.kb.package_name("cuda_runfile_url", {{"release", release.str()}, {"runfile", runfile}})
-                    .value_or("https://developer.download.nvidia.com/compute/cuda/" + release.str() + "/local_installers/" + runfile);
-            s.commands.push_back("wget -N " + url);
-        }
-        s.commands.push_back(fmt::format("sudo sh {} --silent --toolkit --toolkitpath={}", runfile, dir));
-    }
-    // The environment: this shell, future shells, and services (which read no ~/.bashrc).
-    s.commands.push_back(fmt::format("echo 'export PATH={}/bin${{PATH:+:$PATH}}' >> ~/.bashrc", dir));
-    s.commands.push_back(fmt::format("echo 'export LD_LIBRARY_PATH={}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}' >> ~/.bashrc", dir));
-    s.commands.push_back(fmt::format("export PATH={}/bin${{PATH:+:$PATH}}", dir));
-    s.commands.push_back(
-        fmt::format("echo {}/lib64 | sudo tee /etc/ld.so.conf.d/cuda-{}.conf && sudo ldconfig   # services and systemd units", dir, mm));
-    s.checks.push_back(fmt::format("{}/bin/nvcc --version | grep -q 'release {}'", dir, minor.str()));
-    s.checks.push_back(fmt::format(
-        "printf 'int main(){{return 0;}}\\n' > /tmp/cudoctor-plan.cu && {}/bin/nvcc /tmp/cudoctor-plan.cu -o /tmp/cudoctor-plan && /tmp/cudoctor-plan",
-        dir));
-    s.checks.emplace_back("ldconfig -p | grep -q libcudart.so");
+    s.title = install.method == "deb" ? fmt::format("CUDA {} toolkit ({}, toolkit only){}", minor.str(), install.package,
+                                                    t.distro.wsl ? " from the WSL-Ubuntu repository" : "")
+                                      : fmt::format("CUDA {} toolkit from the runfile (--toolkit: no driver)", release.str());
+    s.notes = install.notes;
+    s.commands = install.commands;
+    s.checks = install.checks;
     plan.steps.push_back(std::move(s));
 }
 

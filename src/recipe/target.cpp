@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "recipe/install.hpp"
 #include "recipe/request.hpp"
 
 namespace cudoctor::recipe {
@@ -28,24 +29,21 @@ bool cc_less(const std::string& a, const std::string& b) {
 Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& request, const kb::Kb& kb) {
     Target t;
     const auto& p = snap.platform;
-    t.os_id = p.os_id;
-    t.os_version = p.os_version;
-    t.wsl = p.wsl;
+    t.distro = distro_of(snap);
     t.virtualization = p.virtualization;
     t.secure_boot = p.secure_boot;
-    if (!p.arch.empty()) t.arch = p.arch == "aarch64" ? "sbsa" : p.arch;
     t.gcc_default = p.gcc_default;
     t.gcc_installed = p.gcc_installed;
     t.driver = installed_driver(snap);
-    t.nouveau =
-        std::find(snap.driver.loaded_modules.begin(), snap.driver.loaded_modules.end(), "nouveau") != snap.driver.loaded_modules.end() ||
-        std::any_of(snap.gpus.begin(), snap.gpus.end(), [](const auto& g) { return g.bound_driver == "nouveau"; });
+    const auto machine = driver_need(snap);
+    t.gpu_architectures = machine.architectures;
+    t.nouveau = machine.nouveau;
 
     if (request.os) {
         auto os = parse_os(*request.os, kb);
         if (!os) return Unexpected<Error>(os.error());
-        const bool other_os = os->id != t.os_id || os->version != t.os_version;
-        if (os->wsl != t.wsl) {  // another kind of machine: this one's driver and hypervisor say nothing
+        const bool other_os = os->id != t.distro.id || os->version != t.distro.version;
+        if (os->wsl != t.distro.wsl) {  // another kind of machine: this one's driver and hypervisor say nothing
             t.driver.reset();
             t.virtualization.clear();
             t.nouveau = false;
@@ -58,11 +56,11 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
             t.notes.push_back("OS from --os: " + os->id + " " + os->version + (os->wsl ? " under WSL2" : "") +
                               "; its default gcc from distro_releases.tsv");
         }
-        t.os_id = os->id;
-        t.os_version = os->version;
-        t.wsl = os->wsl;
+        t.distro.id = os->id;
+        t.distro.version = os->version;
+        t.distro.wsl = os->wsl;
     }
-    if (!t.gcc_default) t.gcc_default = kb.default_gcc_of(t.os_id, t.os_version);
+    if (!t.gcc_default) t.gcc_default = kb.default_gcc_of(t.distro.id, t.distro.version);
 
     if (request.gpu) {
         auto gpu = resolve_gpu(*request.gpu, kb);
@@ -70,8 +68,9 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
         t.gpu_name = gpu->name;
         t.compute_capability = gpu->compute_capability;
         t.architecture = gpu->architecture;
-        t.datacenter = gpu->datacenter;
-        t.gpu_visible = !snap.gpus.empty() || t.wsl || t.virtualization.empty();
+        t.distro.datacenter = gpu->datacenter;
+        t.gpu_architectures = {gpu->architecture};
+        t.gpu_visible = !snap.gpus.empty() || t.distro.wsl || t.virtualization.empty();
         t.notes.push_back("GPU from --gpu: " + (gpu->name.empty() ? "compute capability " + gpu->compute_capability : gpu->name));
     } else {
         const snapshot::Gpu* oldest = nullptr;
@@ -81,7 +80,6 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
             t.gpu_name = oldest->name;
             t.compute_capability = oldest->compute_capability;
             t.architecture = oldest->architecture;
-            t.datacenter = oldest->pci_class.starts_with("0x0302");
             for (const auto& g : snap.gpus)
                 if (!g.compute_capability.empty() && g.compute_capability != oldest->compute_capability)
                     t.notes.push_back("several GPU models: planned for the oldest, the " + oldest->name + " (compute " +
@@ -89,7 +87,7 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
         } else if (!snap.gpus.empty()) {
             return fail(Errc::usage, "the compute capability of this machine's GPU (" + snap.gpus.front().pci_device_id +
                                          ") is unknown: give it with --gpu X.Y");
-        } else if (!t.virtualization.empty() && !t.wsl) {
+        } else if (!t.virtualization.empty() && !t.distro.wsl) {
             t.gpu_visible = false;
         } else {
             return fail(Errc::usage, "no NVIDIA GPU found on this machine: name the GPU to plan for with --gpu (\"RTX 4060 Ti\" or 8.9)");

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -25,13 +25,13 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
         std::vector<std::pair<std::string, int>> users;
         if (c.location == "toolkit" || c.location == "conda") {
             for (const auto& tk : s.toolkits)
-                if (auto m = major_of(tk.version); m && inside(c.path, tk.path)) users.emplace_back(fix::toolkit_label(tk), *m);
+                if (auto m = major_of(tk.version); m && inside(c.path, tk.path)) users.emplace_back(toolkit_label(tk), *m);
         } else if (c.location == "pip") {
             for (const auto& fw : s.frameworks)
                 if (auto m = fw.cuda ? major_of(*fw.cuda) : std::nullopt; m && inside(c.path, fw.python))
                     users.emplace_back(fw.name + " " + fw.version, *m);
         } else if (const auto* tk = default_toolkit(s)) {
-            if (auto m = major_of(tk->version)) users.emplace_back(fix::toolkit_label(*tk), *m);
+            if (auto m = major_of(tk->version)) users.emplace_back(toolkit_label(*tk), *m);
         }
         // What it is built for: its own record (wheel name, package), else every CUDA major the release supports.
         std::vector<int> built;
@@ -46,12 +46,7 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
             if (c.location == "pip")
                 fix =
                     fmt::format("python3 -m pip install --force-reinstall 'nvidia-cudnn-cu{}'   # the cuDNN wheel of {}'s CUDA", major, who);
-            else if (fix::uses_apt(s.platform) && cv->major() >= 9)
-                fix = fix::install_packages(s.platform,
-                                            {fmt::format("libcudnn9-cuda-{}", major), fmt::format("libcudnn9-dev-cuda-{}", major)});
-            else
-                fix = fmt::format("# install the cuDNN {} build for CUDA {} (cudnn-linux-x86_64-*_cuda{}-archive) in place of this one",
-                                  c.version, major, major);
+            else fix = recipe::cudnn_fix(s, *cv, Version({major}), kb);
             out.push_back(finding(fmt::format("cuDNN {} at {} is built for CUDA {}, but {} is CUDA {}", c.version, c.path, majors, who, major),
                                   "cuDNN links against one CUDA major's runtime and libraries; loaded by another it fails with "
                                   "\"CUDNN_STATUS_NOT_INITIALIZED\", missing-symbol or \"libcublasLt.so.N: cannot open shared "
@@ -94,7 +89,7 @@ std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb&
         elsewhere = &c;
     }
     if (!elsewhere) return {};
-    return {finding(fmt::format("cuDNN is only in {}, not in the default {}", elsewhere->path, fix::toolkit_label(*def)),
+    return {finding(fmt::format("cuDNN is only in {}, not in the default {}", elsewhere->path, toolkit_label(*def)),
                     "cuDNN was copied into one toolkit's folder; /usr/local/cuda points to another, so builds and programs "
                     "using the default toolkit do not find it (\"libcudnn.so.N: cannot open shared object file\").",
                     fmt::format("# copy it into the default toolkit (or install the system package libcudnn9-cuda-N):\n"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -45,7 +45,7 @@ std::vector<Finding> gpu_without_driver(const Snapshot& s, const kb::Kb& kb) {
             "sudo dmesg | grep -i -E 'nvidia|nvrm' | tail   # why it did not load, if modprobe fails",
             s.driver.user_space_versions.back());
     } else {
-        fix = fix::install_driver(s, kb);
+        fix = recipe::driver_fix(s, kb);
     }
     return {finding(fmt::format("NVIDIA GPU without a driver: {}", gpu_names(s)),
                     "The GPU is on the PCI bus but no nvidia kernel module is loaded, so nothing CUDA can run: nvidia-smi "
@@ -61,14 +61,11 @@ std::vector<Finding> nouveau_loaded(const Snapshot& s, const kb::Kb& kb) {
     if (has_module(s, "nouveau")) ev.push_back({"/proc/modules", "nouveau is loaded"});
     for (const auto& g : s.gpus)
         if (g.bound_driver == "nouveau") ev.push_back({"/sys/bus/pci/devices/" + g.bus_id + "/driver", "-> nouveau"});
-    std::string fix = "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf\n";
-    fix += fix::uses_apt(s.platform) ? "sudo update-initramfs -u\n" : "sudo dracut --force\n";
-    if (s.driver.user_space_versions.empty()) {
-        auto install = fix::install_driver(s, kb);
-        install = install.substr(0, install.rfind("sudo reboot"));
-        fix += install;
-    }
-    fix += "sudo reboot";
+    // The driver install blacklists nouveau first (driver_need sees it holding the GPU); with the
+    // driver already installed, the blacklist and a reboot are all it takes.
+    const std::string fix = s.driver.user_space_versions.empty()
+                                ? recipe::driver_fix(s, kb)
+                                : recipe::as_script(recipe::nouveau_blacklist(recipe::distro_of(s))) + "\nsudo reboot";
     return {finding("The open-source nouveau driver holds the GPU",
                     "nouveau and the NVIDIA driver cannot both drive the GPU; while nouveau is loaded the nvidia module "
                     "cannot bind and CUDA has no device. Blacklisting only takes effect once the initramfs is rebuilt "
@@ -149,13 +146,13 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
         if (!min || *dv >= *min) continue;
         auto floor = kb.minor_compat_floor(tv->major());
         std::vector<Evidence> ev = {{"driver", dv->str()}, {tk.path, "CUDA " + tk.version}, {"kb:cuda_driver.tsv", "needs ≥ " + min->str()}};
-        const std::string fix = fix::install_driver(s, kb, min->major());
+        const std::string fix = recipe::driver_fix(s, kb, min->major());
         if (floor && *dv >= *floor) {
             out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)", dv->str(),
-                                              fix::toolkit_label(tk), min->str()),
+                                              toolkit_label(tk), min->str()),
                                   compat_why(tv->major(), *floor), fix, ev, "warning"));
         } else {
-            out.push_back(finding(fmt::format("Driver {} is too old for {}: it needs ≥ {}", dv->str(), fix::toolkit_label(tk),
+            out.push_back(finding(fmt::format("Driver {} is too old for {}: it needs ≥ {}", dv->str(), toolkit_label(tk),
                                               floor ? floor->str() : min->str()),
                                   fmt::format("This driver runs CUDA ≤ {}; programs built with this toolkit fail with "
                                               "\"CUDA driver version is insufficient for CUDA runtime version\".",
@@ -185,11 +182,11 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
                                               "\"CUDA driver version is insufficient for CUDA runtime version\" "
                                               "(torch.cuda.is_available() is False).",
                                               fw.name, *fw.cuda),
-                                  fix::install_driver(s, kb, need.major()), ev));
+                                  recipe::driver_fix(s, kb, need.major()), ev));
         } else if (min && *dv < *min && floor) {
             out.push_back(finding(fmt::format("Driver {} is below CUDA {}'s minimum {} for {} {} (minor-version compatibility applies)",
                                               dv->str(), *fw.cuda, min->str(), fw.name, fw.version),
-                                  compat_why(cv->major(), *floor), fix::install_driver(s, kb, min->major()), ev, "warning"));
+                                  compat_why(cv->major(), *floor), recipe::driver_fix(s, kb, min->major()), ev, "warning"));
         }
     }
     return out;
@@ -204,7 +201,7 @@ std::vector<Finding> smi_cuda_version_is_not_toolkit(const Snapshot& s, const kb
     for (const auto& tk : s.toolkits) {
         auto v = Version::parse(tk.version);
         if (!is_system_toolkit(tk) || !v || v->truncated(2).str() == s.driver.max_cuda) continue;
-        others.push_back(fix::toolkit_label(tk));
+        others.push_back(toolkit_label(tk));
         ev.push_back({tk.path, "CUDA " + tk.version});
     }
     if (others.empty()) return {};

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -58,7 +58,7 @@ std::vector<Finding> cudart_not_loadable(const Snapshot& s, const kb::Kb&) {
     if (!tk || !is_system_toolkit(*tk) || tk->lib_dir.empty() || tk->cudart_loader_visible) return {};
     auto v = Version::parse(tk->version);
     const std::string conf = v ? fmt::format("/etc/ld.so.conf.d/cuda-{}-{}.conf", v->major(), v->minor()) : "/etc/ld.so.conf.d/cuda.conf";
-    return {finding(fmt::format("{}'s {} is not on the loader path", fix::toolkit_label(*tk), tk->cudart_soname),
+    return {finding(fmt::format("{}'s {} is not on the loader path", toolkit_label(*tk), tk->cudart_soname),
                     fmt::format("Programs linked against the shared CUDA runtime fail to start: \"error while loading shared "
                                 "libraries: {}: cannot open shared object file: No such file or directory\".",
                                 tk->cudart_soname),

@@ -9,7 +9,7 @@
 #include "gpucode/compatibility.hpp"
 #include "host/host.hpp"
 
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -246,11 +246,11 @@ std::vector<Finding> triton_compiler_missing(const Snapshot& s, const kb::Kb&) {
         std::vector<std::string> packages;
         if (s.platform.c_compiler.empty()) {
             missing.emplace_back("no C compiler (cc / gcc) on PATH");
-            packages.emplace_back(fix::uses_apt(s.platform) ? "build-essential" : "gcc");
+            packages.emplace_back(recipe::distro_of(s).apt() ? "build-essential" : "gcc");
         }
         if (py && !py->has_headers) {
             missing.push_back("no Python.h for Python " + py->version);
-            packages.push_back(fix::uses_apt(s.platform) ? "python" + py->version + "-dev" : "python3-devel");
+            packages.push_back(recipe::distro_of(s).apt() ? "python" + py->version + "-dev" : "python3-devel");
         }
         if (missing.empty()) continue;
         std::string list;
@@ -258,7 +258,7 @@ std::vector<Finding> triton_compiler_missing(const Snapshot& s, const kb::Kb&) {
         out.push_back(finding(fmt::format("Triton {} is installed but there is {}", fw.version, list),
                               "Triton compiles a small C launcher for each kernel on first use; torch.compile (and every Triton "
                               "kernel) then fails with \"Failed to find C compiler\" or \"Python.h: No such file or directory\".",
-                              fix::install_packages(s.platform, packages), {{fw.python, "triton " + fw.version}}));
+                              recipe::install_packages(recipe::distro_of(s), packages), {{fw.python, "triton " + fw.version}}));
     }
     return out;
 }

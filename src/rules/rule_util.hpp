@@ -30,6 +30,9 @@ const snapshot::Toolkit* default_toolkit(const snapshot::Snapshot& snap);
 /// The toolkit whose nvcc PATH finds first, or nullptr.
 const snapshot::Toolkit* path_toolkit(const snapshot::Snapshot& snap);
 
+/// "CUDA 12.4.131 (/usr/local/cuda-12.4)", for messages.
+std::string toolkit_label(const snapshot::Toolkit& tk);
+
 std::vector<Rule> driver_rules();
 std::vector<Rule> toolkit_rules();
 std::vector<Rule> cudnn_rules();

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -13,18 +13,6 @@ namespace {
 using snapshot::Evidence;
 using snapshot::Finding;
 using snapshot::Snapshot;
-
-std::string install_toolkit(const Snapshot& s, const kb::Kb& kb, const Version& v) {
-    const auto major = std::to_string(v.major()), minor = std::to_string(v.minor());
-    if (fix::uses_apt(s.platform)) {
-        if (auto pkg = kb.package_name("cuda_toolkit", {{"major", major}, {"minor", minor}}))
-            return fmt::format("# from NVIDIA's CUDA apt repository (cuda-keyring):\nsudo apt-get install -y {}", *pkg);
-    }
-    if (auto rel = kb.toolkit_release(v); rel && !rel->runfile.empty())
-        return fmt::format("sudo sh {} --silent --toolkit   # the runfile from developer.nvidia.com; --toolkit leaves the driver alone",
-                           rel->runfile);
-    return fmt::format("# install CUDA {}.{} or newer", major, minor);
-}
 
 std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
@@ -41,18 +29,18 @@ std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb
                                         {"kb:cuda_arch_support.tsv", "sm_" + g.compute_capability + ": CUDA " + range->first.str() + "–" +
                                                                          (range->last ? range->last->str() : "today")}};
             if (mm < range->first) {
-                out.push_back(finding(fmt::format("{} cannot build for the {} (compute {}): that needs CUDA ≥ {}", fix::toolkit_label(tk),
+                out.push_back(finding(fmt::format("{} cannot build for the {} (compute {}): that needs CUDA ≥ {}", toolkit_label(tk),
                                                   g.name, g.compute_capability, range->first.str()),
                                       "nvcc of this release does not know the GPU's architecture: \"nvcc fatal : Unsupported "
                                       "gpu architecture\", and code it builds has no kernel for the GPU (\"no kernel image is "
                                       "available for execution on the device\").",
-                                      install_toolkit(s, kb, range->first), ev));
+                                      recipe::toolkit_fix(s, range->first, kb), ev));
             } else if (range->last && mm > *range->last) {
                 out.push_back(finding(fmt::format("{} no longer supports the {} (compute {}): the last toolkit for it is CUDA {}",
-                                                  fix::toolkit_label(tk), g.name, g.compute_capability, range->last->str()),
+                                                  toolkit_label(tk), g.name, g.compute_capability, range->last->str()),
                                       "The architecture was removed from this toolkit: nvcc rejects it and libraries built with "
                                       "it carry no code for this GPU.",
-                                      install_toolkit(s, kb, *range->last), ev));
+                                      recipe::toolkit_fix(s, *range->last, kb), ev));
             }
         }
     }
@@ -65,12 +53,12 @@ std::vector<Finding> gcc_too_new(const Snapshot& s, const kb::Kb&) {
     if (!gcc) return out;
     for (const auto& tk : s.toolkits) {
         if (!is_system_toolkit(tk) || !tk.has_nvcc || !tk.max_gcc || *gcc <= *tk.max_gcc) continue;
-        out.push_back(finding(fmt::format("gcc {} is newer than {} accepts (gcc ≤ {})", *gcc, fix::toolkit_label(tk), *tk.max_gcc),
+        out.push_back(finding(fmt::format("gcc {} is newer than {} accepts (gcc ≤ {})", *gcc, toolkit_label(tk), *tk.max_gcc),
                               fmt::format("nvcc checks the host compiler: \"#error -- unsupported GNU version! gcc versions later "
                                           "than {} are not supported!\". Point nvcc at an older gcc (the "
                                           "-allow-unsupported-compiler flag skips the check at your own risk).",
                                           *tk.max_gcc),
-                              fix::use_host_gcc(s.platform, *tk.max_gcc),
+                              recipe::use_host_gcc(recipe::distro_of(s), s.platform.gcc_installed, *tk.max_gcc),
                               {{"/usr/bin/gcc", fmt::format("gcc {}", *gcc)},
                                {tk.path + "/" + tk.max_gcc_source, fmt::format("gcc ≤ {}", *tk.max_gcc)}}));
     }
@@ -93,10 +81,10 @@ std::vector<Finding> toolkit_not_on_path(const Snapshot& s, const kb::Kb&) {
     const auto* tk = preferred_toolkit(s);
     if (!tk || !tk->has_nvcc) return {};
     const std::string dir = tk->is_default ? "/usr/local/cuda" : tk->path;
-    return {finding(fmt::format("{} is installed but no nvcc is on PATH", fix::toolkit_label(*tk)),
+    return {finding(fmt::format("{} is installed but no nvcc is on PATH", toolkit_label(*tk)),
                     "The toolkit's bin/ folder is not on PATH, so `nvcc` is \"command not found\" and build systems "
                     "looking for it fail; the runfile and the deb packages do not change PATH themselves.",
-                    fix::path_exports(dir), {{"env PATH", "no folder with nvcc"}, {tk->nvcc_path, "exists"}})};
+                    recipe::path_exports(dir), {{"env PATH", "no folder with nvcc"}, {tk->nvcc_path, "exists"}})};
 }
 
 /// The toolkit the user said should be used: CUDA_HOME's, else /usr/local/cuda's.
@@ -116,7 +104,7 @@ std::vector<Finding> nvcc_shadowed(const Snapshot& s, const kb::Kb&) {
     std::string named_by;
     const auto* intended = intended_toolkit(s, named_by);
     if (!winner || !intended || winner == intended || !is_system_toolkit(*intended)) return {};
-    return {finding(fmt::format("nvcc on PATH is {}, but {} names {}", fix::toolkit_label(*winner), named_by, fix::toolkit_label(*intended)),
+    return {finding(fmt::format("nvcc on PATH is {}, but {} names {}", toolkit_label(*winner), named_by, toolkit_label(*intended)),
                     "Builds that call nvcc from PATH compile with one toolkit while CMake, PyTorch extensions and scripts "
                     "that use " +
                         named_by +
@@ -146,15 +134,14 @@ std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
                                               var),
                                   fix_line, {{std::string("env ") + var, *value}}));
         } else if (winner && named != winner) {
-            out.push_back(
-                finding(fmt::format("{} names {} but nvcc on PATH is {}", var, fix::toolkit_label(*named), fix::toolkit_label(*winner)),
-                        "Tools that read " + std::string(var) +
-                            " build against one toolkit and the nvcc on PATH "
-                            "compiles with another.",
-                        fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
-                                    "# or follow PATH instead: {}",
-                                    *value, var, fix_line),
-                        {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}}, "warning"));
+            out.push_back(finding(fmt::format("{} names {} but nvcc on PATH is {}", var, toolkit_label(*named), toolkit_label(*winner)),
+                                  "Tools that read " + std::string(var) +
+                                      " build against one toolkit and the nvcc on PATH "
+                                      "compiles with another.",
+                                  fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
+                                              "# or follow PATH instead: {}",
+                                              *value, var, fix_line),
+                                  {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}}, "warning"));
         }
     }
     return out;

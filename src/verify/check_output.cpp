@@ -8,7 +8,7 @@
 #include "common/text.hpp"
 #include "driver/driver_calls.hpp"
 #include "driver/kernel_source.hpp"
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "verify/causes.hpp"
 #include "verify/levels.hpp"
 
@@ -92,7 +92,7 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
             blame(step, ctx.snap, {"driver-too-old-for-toolkit", "driver-too-old-for-framework"},
                   "cudaErrorInsufficientDriver: the toolkit's CUDA runtime is newer than the driver" +
                       (ctx.driver_cuda ? " (it runs CUDA ≤ " + driver::cuda_version_text(*ctx.driver_cuda) + ")" : std::string()) + ".",
-                  rules::fix::install_driver(ctx.snap, ctx.kb));
+                  recipe::driver_fix(ctx.snap, ctx.kb));
             return;
         case 209:
             blame(step, ctx.snap, {"gpu-arch-unsupported-by-toolkit"},
@@ -102,7 +102,7 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
                   "nvcc -arch=sm_" + ctx.compute_capability + " …   # build for this GPU");
             return;
         case 222:
-            blame(step, ctx.snap, {"driver-too-old-for-toolkit"}, cu_result_meaning(222) + ".", rules::fix::install_driver(ctx.snap, ctx.kb));
+            blame(step, ctx.snap, {"driver-too-old-for-toolkit"}, cu_result_meaning(222) + ".", recipe::driver_fix(ctx.snap, ctx.kb));
             return;
         default: {
             std::string meaning = cu_result_meaning(error.code);

@@ -6,7 +6,7 @@
 #include "common/version.hpp"
 #include "driver/driver_calls.hpp"
 #include "driver/library_search.hpp"
-#include "rules/fix.hpp"
+#include "recipe/install.hpp"
 #include "verify/causes.hpp"
 #include "verify/levels.hpp"
 #include "verify/visible_devices.hpp"
@@ -50,12 +50,12 @@ Step no_driver_step(const Context& ctx, const driver::DriverApiAnswer& a) {
             "No NVIDIA driver is installed (no libcuda.so.1, no /proc/driver/nvidia/version) and no NVIDIA GPU is on "
             "this machine's PCI bus (/sys/bus/pci/devices): nothing here can run CUDA. Compiling still works (level 2).";
         fix = "# use a machine (or a VM / container with GPU passthrough) that has an NVIDIA GPU; on it:\n" +
-              rules::fix::install_driver(ctx.snap, ctx.kb);
+              recipe::driver_fix(ctx.snap, ctx.kb);
     } else {
         cause =
             "The GPU is there but the NVIDIA driver's user-space library libcuda.so.1 is not installed or not on the "
             "loader path, so no CUDA program can start.";
-        fix = rules::fix::install_driver(ctx.snap, ctx.kb);
+        fix = recipe::driver_fix(ctx.snap, ctx.kb);
     }
     blame(step, ctx.snap,
           {"nouveau-loaded", "secure-boot-blocks-module", "gpu-without-driver", "wsl-linux-driver-installed", "vm-without-gpu-passthrough"},
@@ -167,7 +167,7 @@ Step driver_version_step(Context& ctx, int driver_cuda) {
           fmt::format("Programs built with a newer CUDA than the driver runs fail at their first CUDA call with "
                       "cudaErrorInsufficientDriver (35): \"CUDA driver version is insufficient for CUDA runtime version\"{}.",
                       branch ? fmt::format("; CUDA {} needs driver ≥ {}", highest->str(), *branch) : ""),
-          rules::fix::install_driver(ctx.snap, ctx.kb, branch));
+          recipe::driver_fix(ctx.snap, ctx.kb, branch));
     return step;
 }
 
