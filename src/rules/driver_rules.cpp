@@ -195,9 +195,11 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
 std::vector<Finding> smi_cuda_version_is_not_toolkit(const Snapshot& s, const kb::Kb&) {
     if (s.driver.max_cuda.empty()) return {};
     std::vector<std::string> others;
-    std::vector<Evidence> ev = {
-        {"driver " + (s.driver.kernel_module_version.empty() ? s.driver.user_space_versions.back() : s.driver.kernel_module_version),
-         "runs CUDA ≤ " + s.driver.max_cuda}};
+    // The limit may come from an override with no driver installed at all: name where it came from.
+    const std::string driver = !s.driver.kernel_module_version.empty() ? "driver " + s.driver.kernel_module_version
+                               : !s.driver.user_space_versions.empty() ? "driver " + s.driver.user_space_versions.back()
+                                                                       : "driver limit (" + s.driver.max_cuda_source + ")";
+    std::vector<Evidence> ev = {{driver, "runs CUDA ≤ " + s.driver.max_cuda}};
     for (const auto& tk : s.toolkits) {
         auto v = Version::parse(tk.version);
         if (!is_system_toolkit(tk) || !v || v->truncated(2).str() == s.driver.max_cuda) continue;

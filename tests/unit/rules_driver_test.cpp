@@ -307,13 +307,10 @@ TEST(RulesDriver, SmiCudaVersionWithoutToolkitIsSilent) {
     EXPECT_TRUE(silent("smi-cuda-version-is-not-toolkit", s));
 }
 
-// Misbehaves on a literal: with CUDOCTOR_OVERRIDE_CUDA set on a machine without any driver (the
-// probe sets max_cuda from the override alone), the rule reads user_space_versions.back() of an
-// empty list: undefined behaviour (a segmentation fault in the RelWithDebInfo build, 2026-12).
-// Reproduced end to end: `CUDOCTOR_OVERRIDE_CUDA=12.4 cudoctor check` on a machine with a CUDA 12.1
-// toolkit and no driver installed dies with SIGSEGV.
-// Disabled so the suite does not crash; it should run and name no driver version it does not have.
-TEST(RulesDriver, DISABLED_SmiCudaVersionFromOverrideWithoutDriver) {
+// With CUDOCTOR_OVERRIDE_CUDA set on a machine without any driver (the probe sets max_cuda from
+// the override alone) the rule read user_space_versions.back() of an empty list and `check` died
+// with SIGSEGV; it now names where the limit came from and no driver version it does not have.
+TEST(RulesDriver, SmiCudaVersionFromOverrideWithoutDriver) {
     auto s = ubuntu_machine();
     s.driver.max_cuda = "12.4";
     s.driver.max_cuda_source = "override";
@@ -322,6 +319,7 @@ TEST(RulesDriver, DISABLED_SmiCudaVersionFromOverrideWithoutDriver) {
     const auto found = rules::find_rule("smi-cuda-version-is-not-toolkit")->check(s, kb::Kb::builtin());
     ASSERT_EQ(found.size(), 1u);
     EXPECT_THAT(found[0].title, HasSubstr("12.4"));
+    EXPECT_TRUE(evidence_mentions(found[0], "driver limit (override)"));
 }
 
 // --- wsl-linux-driver-installed ---------------------------------------------------------------
