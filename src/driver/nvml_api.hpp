@@ -1,7 +1,12 @@
 #pragma once
 // NVML as nvml.h declares it (NVML_API_VERSION 12/13): the types and function signatures every
-// call into libnvidia-ml uses, here once. Symbols are looked up by the caller, in its own child,
-// through find_symbol, so each query still records exactly the functions it needed and lacked.
+// call into libnvidia-ml uses, here once, and the binding of the functions every query needs.
+// Symbols are looked up in the calling child through find_symbol, so each query records exactly
+// the functions it needed and the driver lacked.
+#include <nlohmann/json.hpp>
+
+#include "driver/child_log.hpp"
+
 namespace cudoctor::driver::nvml {
 
 using Device = void*;
@@ -41,5 +46,32 @@ using Temperature = int (*)(Device, unsigned, unsigned*);    // nvmlDeviceGetTem
 using Power = int (*)(Device, unsigned*);                    // nvmlDeviceGetPowerUsage
 using Clock = int (*)(Device, unsigned, unsigned*);          // nvmlDeviceGetClockInfo
 using Processes = int (*)(Device, unsigned*, ProcessInfo*);  // nvmlDeviceGet{Compute,Graphics}RunningProcesses_v3
+
+/// The functions every query uses: start and stop NVML, error text, and walking the devices.
+struct Core {
+    Init init = nullptr;
+    Init shutdown = nullptr;
+    ErrorString error_string = nullptr;
+    Count count = nullptr;
+    HandleByIndex handle_by_index = nullptr;
+    DeviceText name = nullptr;
+    DeviceText uuid = nullptr;
+    MemoryInfo memory = nullptr;
+};
+
+/// Child side: looks up Core's functions in `lib`; each one missing is null and joins `missing`.
+inline Core bind_core(const ChildLog& log, void* lib, nlohmann::json& missing) {
+    auto sym = [&](const char* name) { return find_symbol(log, lib, name, missing); };
+    Core c;
+    c.init = reinterpret_cast<Init>(sym("nvmlInit_v2"));
+    c.shutdown = reinterpret_cast<Init>(sym("nvmlShutdown"));
+    c.error_string = reinterpret_cast<ErrorString>(sym("nvmlErrorString"));
+    c.count = reinterpret_cast<Count>(sym("nvmlDeviceGetCount_v2"));
+    c.handle_by_index = reinterpret_cast<HandleByIndex>(sym("nvmlDeviceGetHandleByIndex_v2"));
+    c.name = reinterpret_cast<DeviceText>(sym("nvmlDeviceGetName"));
+    c.uuid = reinterpret_cast<DeviceText>(sym("nvmlDeviceGetUUID"));
+    c.memory = reinterpret_cast<MemoryInfo>(sym("nvmlDeviceGetMemoryInfo"));
+    return c;
+}
 
 }  // namespace cudoctor::driver::nvml

@@ -10,26 +10,19 @@ void nvml_child(const ChildLog& log, const std::vector<std::string>& candidates)
     if (!lib) return;
     nlohmann::json missing = nlohmann::json::array();
     auto sym = [&](const char* name) { return find_symbol(log, lib, name, missing); };
-    auto init = reinterpret_cast<nvml::Init>(sym("nvmlInit_v2"));
-    auto shutdown = reinterpret_cast<nvml::Init>(sym("nvmlShutdown"));
-    auto error_string = reinterpret_cast<nvml::ErrorString>(sym("nvmlErrorString"));
+    const auto core = nvml::bind_core(log, lib, missing);
     auto driver_version = reinterpret_cast<nvml::SystemText>(sym("nvmlSystemGetDriverVersion"));
     auto cuda_version = reinterpret_cast<nvml::SystemInt>(sym("nvmlSystemGetCudaDriverVersion"));
-    auto count = reinterpret_cast<nvml::Count>(sym("nvmlDeviceGetCount_v2"));
-    auto handle_by_index = reinterpret_cast<nvml::HandleByIndex>(sym("nvmlDeviceGetHandleByIndex_v2"));
-    auto name = reinterpret_cast<nvml::DeviceText>(sym("nvmlDeviceGetName"));
-    auto uuid = reinterpret_cast<nvml::DeviceText>(sym("nvmlDeviceGetUUID"));
     auto capability = reinterpret_cast<nvml::Capability>(sym("nvmlDeviceGetCudaComputeCapability"));
-    auto memory = reinterpret_cast<nvml::MemoryInfo>(sym("nvmlDeviceGetMemoryInfo"));
     log.set("missing", missing);
-    if (!init) return;
+    if (!core.init) return;
 
     log.call("nvmlInit_v2");
-    const int rc = init();
+    const int rc = core.init();
     log.returned("nvmlInit_v2");
     log.set("init_result", rc);
-    if (error_string) {
-        const char* text = error_string(rc);
+    if (core.error_string) {
+        const char* text = core.error_string(rc);
         if (text) log.set("init_text", text);
     }
     if (rc != 0) return;
@@ -41,29 +34,29 @@ void nvml_child(const ChildLog& log, const std::vector<std::string>& candidates)
     if (cuda_version && cuda_version(&cuda) == 0) log.set("cuda_version", cuda);
     unsigned n = 0;
     log.call("nvmlDeviceGetCount_v2");
-    const int count_rc = count ? count(&n) : -1;
+    const int count_rc = core.count ? core.count(&n) : -1;
     log.returned("nvmlDeviceGetCount_v2");
     if (count_rc == 0) log.set("device_count", n);
     nlohmann::json devices = nlohmann::json::array();
-    for (unsigned i = 0; count_rc == 0 && handle_by_index && i < n && i < nvml::kMaxDevices; ++i) {
+    for (unsigned i = 0; count_rc == 0 && core.handle_by_index && i < n && i < nvml::kMaxDevices; ++i) {
         nvml::Device dev = nullptr;
-        if (handle_by_index(i, &dev) != 0) continue;
+        if (core.handle_by_index(i, &dev) != 0) continue;
         nlohmann::json d = nlohmann::json::object();
         char text[96] = {};
-        if (name && name(dev, text, sizeof text) == 0) d["name"] = text;
+        if (core.name && core.name(dev, text, sizeof text) == 0) d["name"] = text;
         char id[96] = {};
-        if (uuid && uuid(dev, id, sizeof id) == 0) d["uuid"] = id;
+        if (core.uuid && core.uuid(dev, id, sizeof id) == 0) d["uuid"] = id;
         int major = -1, minor = -1;
         if (capability && capability(dev, &major, &minor) == 0) {
             d["cc_major"] = major;
             d["cc_minor"] = minor;
         }
         nvml::Memory m{};
-        if (memory && memory(dev, &m) == 0) d["memory_total"] = m.total;
+        if (core.memory && core.memory(dev, &m) == 0) d["memory_total"] = m.total;
         devices.push_back(d);
         log.set("devices", devices);
     }
-    if (shutdown) shutdown();
+    if (core.shutdown) core.shutdown();
 }
 
 }  // namespace

@@ -17,15 +17,8 @@ void sample_child(const ChildLog& log, const std::vector<std::string>& candidate
     if (!lib) return;
     nlohmann::json missing = nlohmann::json::array();
     auto sym = [&](const char* name) { return find_symbol(log, lib, name, missing); };
-    auto init = reinterpret_cast<nvml::Init>(sym("nvmlInit_v2"));
-    auto shutdown = reinterpret_cast<nvml::Init>(sym("nvmlShutdown"));
-    auto error_string = reinterpret_cast<nvml::ErrorString>(sym("nvmlErrorString"));
-    auto count = reinterpret_cast<nvml::Count>(sym("nvmlDeviceGetCount_v2"));
-    auto handle_by_index = reinterpret_cast<nvml::HandleByIndex>(sym("nvmlDeviceGetHandleByIndex_v2"));
-    auto name = reinterpret_cast<nvml::DeviceText>(sym("nvmlDeviceGetName"));
-    auto uuid = reinterpret_cast<nvml::DeviceText>(sym("nvmlDeviceGetUUID"));
+    const auto core = nvml::bind_core(log, lib, missing);
     auto pci = reinterpret_cast<nvml::PciInfoOf>(sym("nvmlDeviceGetPciInfo_v3"));
-    auto memory = reinterpret_cast<nvml::MemoryInfo>(sym("nvmlDeviceGetMemoryInfo"));
     auto utilization = reinterpret_cast<nvml::UtilizationOf>(sym("nvmlDeviceGetUtilizationRates"));
     auto temperature = reinterpret_cast<nvml::Temperature>(sym("nvmlDeviceGetTemperature"));
     auto power = reinterpret_cast<nvml::Power>(sym("nvmlDeviceGetPowerUsage"));
@@ -33,35 +26,35 @@ void sample_child(const ChildLog& log, const std::vector<std::string>& candidate
     auto compute = reinterpret_cast<nvml::Processes>(sym("nvmlDeviceGetComputeRunningProcesses_v3"));
     auto graphics = reinterpret_cast<nvml::Processes>(sym("nvmlDeviceGetGraphicsRunningProcesses_v3"));
     log.set("missing", missing);
-    if (!init || !count || !handle_by_index) return;
+    if (!core.init || !core.count || !core.handle_by_index) return;
 
     log.call("nvmlInit_v2");
-    const int rc = init();
+    const int rc = core.init();
     log.returned("nvmlInit_v2");
     log.set("init_result", rc);
     if (rc != 0) {
-        const char* text = error_string ? error_string(rc) : nullptr;
+        const char* text = core.error_string ? core.error_string(rc) : nullptr;
         log.set("init_text", text ? text : "");
         return;
     }
     unsigned n = 0;
     log.call("nvmlDeviceGetCount_v2");
-    const int count_rc = count(&n);
+    const int count_rc = core.count(&n);
     log.returned("nvmlDeviceGetCount_v2");
     nlohmann::json gpus = nlohmann::json::array(), processes = nlohmann::json::array();
     for (unsigned i = 0; count_rc == 0 && i < n && i < nvml::kMaxDevices; ++i) {
         nvml::Device dev = nullptr;
-        if (handle_by_index(i, &dev) != 0) continue;
+        if (core.handle_by_index(i, &dev) != 0) continue;
         nlohmann::json g = {{"index", i}};
         char text[96] = {};
-        if (name && name(dev, text, sizeof text) == 0) g["name"] = text;
+        if (core.name && core.name(dev, text, sizeof text) == 0) g["name"] = text;
         char id[96] = {};
-        if (uuid && uuid(dev, id, sizeof id) == 0) g["uuid"] = id;
+        if (core.uuid && core.uuid(dev, id, sizeof id) == 0) g["uuid"] = id;
         nvml::PciInfo info{};
         if (pci && pci(dev, &info) == 0) g["pci"] = std::string(info.bus_id, strnlen(info.bus_id, sizeof info.bus_id));
         log.call("nvmlDeviceGetMemoryInfo");
         nvml::Memory m{};
-        if (memory && memory(dev, &m) == 0) {
+        if (core.memory && core.memory(dev, &m) == 0) {
             g["memory_used"] = m.used;
             g["memory_total"] = m.total;
         }
@@ -97,7 +90,7 @@ void sample_child(const ChildLog& log, const std::vector<std::string>& candidate
     }
     log.set("gpus", gpus);
     log.set("processes", processes);
-    if (shutdown) shutdown();
+    if (core.shutdown) core.shutdown();
     log.done();
 }
 
