@@ -24,7 +24,7 @@ namespace cudoctor::explain {
 /// One row of the error catalog.
 struct CatalogRow {
     std::string pattern;                ///< stable id of the message ("torch-driver-too-old")
-    std::string cause;                  ///< a cause id of causes.hpp
+    std::string cause;                  ///< a cause id of causes.hpp (an old id in the table is read as its new one)
     std::string confidence;             ///< "high" | "medium" | "low" (low rows only support a cause others found)
     std::string literal;                ///< a substring every match contains
     std::string regex;                  ///< RE2
