@@ -6,6 +6,7 @@
 #include "common/text.hpp"
 #include "explain/tie_in_util.hpp"
 #include "rules/ids.hpp"
+#include "rules/rules.hpp"
 
 namespace cudoctor::explain {
 
@@ -89,9 +90,19 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
         {"runfile-corrupt", detail::tie_runtime_context},
         {"apt-conflict", detail::tie_runtime_context},
     };
+    const auto findings = rules::evaluate(snap, kb);
+    auto fired = [&](std::string_view rule) {
+        return std::any_of(findings.begin(), findings.end(), [&](const snapshot::Finding& f) { return f.id == rule; });
+    };
     for (auto& c : causes) {
         auto it = std::find_if(ties.begin(), ties.end(), [&](const CauseTie& t) { return t.cause == c.id; });
         if (it != ties.end()) it->tie(c, snap, kb);
+        if (const auto* mode = rules::find_failure_mode(c.id)) {
+            for (auto rule : mode->confirmed_by)
+                if (!rule.empty() && fired(rule)) c.confirming_rules.emplace_back(rule);
+            for (auto rule : mode->contradicted_absent)
+                if (!rule.empty() && !fired(rule)) c.contradicting_rules.emplace_back(rule);
+        }
         const bool confirmed = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "confirms"; });
         const bool contradicted = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "contradicts"; });
         if (confirmed && !contradicted) c.confidence = "high";
