@@ -45,7 +45,9 @@ Expected<std::vector<CatalogRow>> parse_catalog(std::string_view name, std::stri
             if (auto t = text::trim(part); !t.empty()) r.captures.emplace_back(t);
         if (r.pattern.empty()) return row.error("pattern", "empty");
         if (!ids.insert(r.pattern).second) return row.error("pattern", "duplicated id '" + r.pattern + "'");
-        if (!find_cause(r.cause)) return row.error("cause", "unknown cause '" + r.cause + "'");
+        const auto* cause = find_cause(r.cause);
+        if (!cause) return row.error("cause", "unknown cause '" + r.cause + "'");
+        r.cause = std::string(cause->id);  // an old id (an alias for one release) names its new one
         if (r.confidence != "high" && r.confidence != "medium" && r.confidence != "low")
             return row.error("confidence", "must be high, medium or low");
         if (r.literal.empty()) return row.error("literal", "empty");

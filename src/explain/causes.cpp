@@ -7,13 +7,13 @@ namespace cudoctor::explain {
 namespace {
 
 // Driver-level failures every runtime symptom can follow from.
-#define DRIVER_ROOTS "wsl", "driver-not-loaded", "driver-lib-mismatch", "driver-too-old", "missing-libcuda"
+#define DRIVER_ROOTS "wsl", "driver-not-loaded", "driver-library-mismatch", "driver-too-old", "missing-libcuda"
 
 std::vector<CauseInfo> make_causes() {
     // Not clang-formatted: one row per cause, its fields on the row as the table reads.
     // clang-format off
     std::vector<CauseInfo> c = {
-        {"runfile-corrupt", 10, "toolkit", "The installer or archive is truncated or not the file it should be",
+        {"runfile-corrupt", 10, "The installer or archive is truncated or not the file it should be",
          "The archive's own check failed: the compressed data ends early or its checksum differs. The "
          "download was cut short, the disk filled up while saving it, or what was saved is an HTML page "
          "(a login or error page) instead of the installer.",
@@ -21,7 +21,7 @@ std::vector<CauseInfo> make_causes() {
           "Download it again and compare its checksum with the one NVIDIA publishes (sha256sum FILE)",
           "Check it before running: cudoctor verify-installer FILE"},
          {}},
-        {"apt-conflict", 15, "platform", "apt cannot install the CUDA / driver packages: unmet dependencies or held packages",
+        {"apt-conflict", 15, "apt cannot install the CUDA / driver packages: unmet dependencies or held packages",
          "The packages asked for depend on versions apt cannot install together: another driver branch "
          "or CUDA repository is already installed or pinned, packages are held, or the CUDA repository "
          "does not match this distribution release.",
@@ -29,7 +29,7 @@ std::vector<CauseInfo> make_causes() {
           "Repair half-installed packages first: sudo apt-get -f install",
           "Install the exact versions apt names together, or remove the conflicting branch (apt list --installed '*nvidia*')"},
          {}},
-        {"wsl", 20, "platform", "WSL2: the GPU driver lives in Windows, its Linux libraries in /usr/lib/wsl/lib",
+        {"wsl", 20, "WSL2: the GPU driver lives in Windows, its Linux libraries in /usr/lib/wsl/lib",
          "Under WSL2 the NVIDIA driver is the Windows one; Linux programs reach it through the libraries "
          "Windows places in /usr/lib/wsl/lib. Installing a Linux driver inside WSL, a broken libcuda "
          "link there, or a loader path without /usr/lib/wsl/lib breaks CUDA.",
@@ -37,78 +37,78 @@ std::vector<CauseInfo> make_causes() {
           "Make sure the loader sees /usr/lib/wsl/lib: ldconfig -p | grep libcuda",
           "Repair the libcuda links (from an elevated Windows prompt, in C:\\Windows\\System32\\lxss\\lib) or ignore the ldconfig warning if CUDA works"},
          {}},
-        {"driver-not-loaded", 25, "driver", "No NVIDIA kernel driver is running",
+        {"driver-not-loaded", 25, "No NVIDIA kernel driver is running",
          "Nothing can reach the GPU because the nvidia kernel module is not loaded: it is not installed, "
          "was not built for the running kernel (DKMS), is refused by Secure Boot, or nouveau holds the GPU.",
          {"Install the driver for this GPU, then reboot", "Check the module: lsmod | grep nvidia; sudo modprobe nvidia"},
          {"wsl"}},
-        {"driver-lib-mismatch", 30, "driver", "The loaded kernel driver and its user-space libraries are different versions",
+        {"driver-library-mismatch", 30, "The loaded kernel driver and its user-space libraries are different versions",
          "The driver packages were upgraded (often by unattended-upgrades) but the old kernel module "
          "is still loaded. The libraries (libnvidia-ml, libcuda) and the module must be the same version.",
          {"Reboot (or unload and reload the nvidia modules when nothing uses the GPU)",
           "Keep unattended upgrades away from the driver: sudo apt-mark hold the driver packages"},
          {"apt-conflict"}},
-        {"driver-too-old", 35, "driver", "The NVIDIA driver is too old for the CUDA runtime the program uses",
+        {"driver-too-old", 35, "The NVIDIA driver is too old for the CUDA runtime the program uses",
          "Every CUDA runtime needs a minimum driver. The program (or its framework wheel) brings a newer "
          "CUDA runtime than this driver supports.",
          {"Install a newer driver, or use a build of the program for an older CUDA (e.g. another PyTorch wheel)"},
          {"wsl"}},
-        {"missing-libcuda", 40, "driver", "libcuda.so (the driver's CUDA library) cannot be found",
+        {"missing-libcuda", 40, "libcuda.so (the driver's CUDA library) cannot be found",
          "libcuda.so comes with the driver, not with the toolkit. It is absent when no driver is installed "
          "(containers without --gpus, CPU machines), and under WSL2 it lives in /usr/lib/wsl/lib.",
          {"Install the driver (or run the container with --gpus all)", "Make its folder visible to the loader"},
          {"wsl", "driver-not-loaded"}},
-        {"unsupported-gcc", 50, "toolkit", "nvcc refuses this host compiler version",
+        {"gcc-too-new-for-toolkit", 50, "nvcc refuses this host compiler version",
          "Each CUDA release checks the gcc/clang version in crt/host_config.h and stops on newer ones.",
          {"Build with an older gcc that this CUDA accepts (NVCC_PREPEND_FLAGS='-ccbin g++-N'), or use a newer CUDA toolkit"},
          {}},
-        {"nvcc-not-found", 55, "toolkit", "nvcc (the CUDA compiler) is not found",
+        {"nvcc-not-found", 55, "nvcc (the CUDA compiler) is not found",
          "Building CUDA code needs a full toolkit with nvcc; the CUDA in pip/conda runtime packages has none. "
          "PyTorch extensions look for it through CUDA_HOME, then PATH.",
          {"Install a CUDA toolkit whose major.minor matches the framework's CUDA", "Point CUDA_HOME at it and put its bin/ on PATH"},
          {}},
-        {"cuda-version-mismatch-build", 60, "toolkit", "The extension is built with a different CUDA than PyTorch was",
+        {"extension-build-cuda-mismatch", 60, "The extension is built with a different CUDA than PyTorch was",
          "torch.utils.cpp_extension compares the CUDA of the nvcc it found (CUDA_HOME) with the CUDA PyTorch "
          "was built with, and refuses a different major version.",
          {"Point CUDA_HOME at a toolkit of PyTorch's CUDA version, or install the PyTorch build for the CUDA you have"},
          {}},
-        {"missing-cudart", 70, "toolkit", "The CUDA runtime library the program was built for is not found",
+        {"missing-cudart", 70, "The CUDA runtime library the program was built for is not found",
          "libcudart.so.N is versioned by CUDA major: a program built for CUDA 11 needs libcudart.so.11.0 "
          "and cannot use CUDA 12's. Either that CUDA is not installed or the loader does not look where it is.",
          {"Install that CUDA runtime (a toolkit, or the pip wheel nvidia-cuda-runtime-cuXX)", "Make its folder visible to the loader"},
          {DRIVER_ROOTS}},
-        {"missing-cudnn", 72, "cudnn", "cuDNN (the major version the program needs) is not found",
+        {"missing-cudnn", 72, "cuDNN (the major version the program needs) is not found",
          "libcudnn.so.N is versioned by cuDNN major: a program built for cuDNN 8 cannot load cuDNN 9. The "
          "library is missing, or installed where the dynamic loader does not look.",
          {"Install that cuDNN major for this CUDA", "Make its folder visible to the loader"},
          {DRIVER_ROOTS, "missing-cudart"}},
-        {"missing-other-lib", 74, "toolkit", "A CUDA library (cuBLAS, NVRTC, cuFFT, TensorRT, NCCL…) is not found",
+        {"missing-other-lib", 74, "A CUDA library (cuBLAS, NVRTC, cuFFT, TensorRT, NCCL…) is not found",
          "The program needs a CUDA library of a given major version that the loader cannot find.",
          {"Install the library for that CUDA major (toolkit or pip wheel nvidia-*-cuXX)", "Make its folder visible to the loader"},
          {DRIVER_ROOTS, "missing-cudart"}},
-        {"opencv-cuda", 80, "framework", "OpenCV has no usable CUDA support",
+        {"opencv-cuda", 80, "OpenCV has no usable CUDA support",
          "The OpenCV in use was built without CUDA (every pip opencv-python wheel is), for other GPU "
          "architectures, or its CMake configure did not find cuDNN.",
          {"Build OpenCV with -DWITH_CUDA=ON -DWITH_CUDNN=ON -DOPENCV_DNN_CUDA=ON and this GPU's CUDA_ARCH_BIN",
           "Uninstall pip's opencv-python* so Python imports the CUDA build"},
          {DRIVER_ROOTS, "missing-cudnn", "missing-cudart"}},
-        {"torch-cuda-unavailable", 85, "framework", "The framework runs without CUDA",
+        {"torch-cuda-unavailable", 85, "The framework runs without CUDA",
          "The framework cannot use the GPU: it is a CPU-only build, or CUDA could not start underneath it.",
          {"Install a CUDA build of the framework that this driver supports"},
          {DRIVER_ROOTS, "missing-cudart", "missing-cudnn", "missing-other-lib"}},
-        {"no-kernel-image", 90, "framework", "The binary has no GPU code for this GPU's architecture",
+        {"no-kernel-image", 90, "The binary has no GPU code for this GPU's architecture",
          "CUDA binaries carry machine code (SASS) for a list of architectures, plus optionally PTX that "
          "the driver can compile for newer ones. This GPU's architecture is in neither.",
          {"Use a build that includes this GPU's architecture (a newer framework wheel), or rebuild with it in TORCH_CUDA_ARCH_LIST / CUDA_ARCH_BIN / -gencode"},
          {}},
-        {"cuda-oom", 95, "framework", "The GPU ran out of memory",
+        {"cuda-oom", 95, "The GPU ran out of memory",
          "The allocation did not fit in the free GPU memory: the model or batch is too large, other "
          "processes hold memory, or fragmentation wastes it.",
          {"Lower the batch size or sequence length; use mixed precision",
           "See who holds GPU memory: nvidia-smi",
           "Against fragmentation: export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"},
          {}},
-        {"async-error", 99, "framework", "A CUDA kernel failed; the error surfaced at a later call",
+        {"async-error", 99, "A CUDA kernel failed; the error surfaced at a later call",
          "Kernel launches are asynchronous: an illegal memory access or a failed device-side assert "
          "(often an index or label out of range) is reported at some later, unrelated API call, so the "
          "stack trace points to the wrong place.",
@@ -118,6 +118,7 @@ std::vector<CauseInfo> make_causes() {
          {DRIVER_ROOTS, "no-kernel-image", "cuda-oom", "missing-cudnn", "missing-other-lib"}},
     };
     // clang-format on
+    for (auto& cause : c) cause.layer = rules::registered(cause.id)->layer;  // Id guarantees it is registered
     std::sort(c.begin(), c.end(), [](const CauseInfo& a, const CauseInfo& b) { return a.rank < b.rank; });
     return c;
 }
@@ -132,8 +133,10 @@ const std::vector<CauseInfo>& all_causes() {
 }
 
 const CauseInfo* find_cause(std::string_view id) {
+    const auto* mode = rules::find_failure_mode(id);
+    if (!mode) return nullptr;
     for (const auto& c : all_causes())
-        if (c.id == id) return &c;
+        if (c.id == mode->id) return &c;
     return nullptr;
 }
 

@@ -5,23 +5,25 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/ids.hpp"
+
 namespace cudoctor::explain {
 
 struct CauseInfo {
-    std::string_view id;                ///< "driver-too-old"
+    rules::Id id;                       ///< "driver-too-old", registered in rules/ids.hpp
     int rank;                           ///< lower = more fundamental; causes are reported in this order
-    std::string_view layer;             ///< "driver", "toolkit", "framework", … (as the rules use)
     std::string_view title;             ///< one line
     std::string_view explanation;       ///< what the message means
     std::vector<std::string_view> fix;  ///< the general fix, one step per entry
     /// Causes this one is a consequence of when both are in the same log (a missing driver makes
     /// CUDA unavailable, and an unavailable CUDA fails the test).
-    std::vector<std::string_view> follows_from;
+    std::vector<rules::Id> follows_from;
+    std::string_view layer = {};  ///< "driver", "toolkit", "framework", … (the registry's)
 };
 
 /// Every cause, in rank order (most fundamental first).
 const std::vector<CauseInfo>& all_causes();
-/// The cause with this id, or nullptr.
+/// The cause with this id (or, for one release, its old id: see rules/ids.hpp), or nullptr.
 const CauseInfo* find_cause(std::string_view id);
 
 }  // namespace cudoctor::explain

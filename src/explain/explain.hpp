@@ -24,7 +24,7 @@ namespace cudoctor::explain {
 /// One row of the error catalog.
 struct CatalogRow {
     std::string pattern;                ///< stable id of the message ("torch-driver-too-old")
-    std::string cause;                  ///< a cause id of causes.hpp
+    std::string cause;                  ///< a cause id of causes.hpp (an old id in the table is read as its new one)
     std::string confidence;             ///< "high" | "medium" | "low" (low rows only support a cause others found)
     std::string literal;                ///< a substring every match contains
     std::string regex;                  ///< RE2
@@ -70,6 +70,10 @@ struct Cause {
     std::vector<std::string> fix;
     std::vector<Fact> evidence;
     std::string consequence_of;  ///< the cause this one follows from ("" for a root)
+    /// The check rules of rules/ids.hpp that, on the machine it was tied to, confirm this cause
+    /// (they fired) or argue against it (they did not fire); both empty when not tied.
+    std::vector<std::string> confirming_rules;
+    std::vector<std::string> contradicting_rules;
 
     /// The first value captured under `name`, or "".
     std::string value(const std::string& name) const;
@@ -102,7 +106,8 @@ class Reader {
 
 /// Checks each cause against a machine: adds evidence (which facts confirm or contradict it),
 /// replaces general fixes by commands for this machine where it can, and raises or lowers the
-/// confidence accordingly (confirmed only → high; contradicted only → one step lower).
+/// confidence accordingly (confirmed only → high; contradicted only → one step lower). Also
+/// names the rules that confirm or contradict each cause on this machine (rules::evaluate).
 void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb);
 
 }  // namespace cudoctor::explain

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/ids.hpp"
+
 namespace cudoctor::explain {
 
 namespace {
@@ -38,9 +40,11 @@ void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std
         for (const auto& l : c.matched_lines) indent_lines(out, l.text, ("    line " + std::to_string(l.line) + ": ").c_str());
         if (c.match_count > c.matched_lines.size()) out << "    … " << c.match_count << " matching lines in all\n";
         out << "    what it means: " << c.explanation << "\n";
-        if (!c.evidence.empty()) {
+        if (!c.evidence.empty() || !c.confirming_rules.empty() || !c.contradicting_rules.empty()) {
             out << "    on " << (ctx.machine.empty() ? "the machine" : ctx.machine) << ":\n";
             for (const auto& f : c.evidence) out << "      " << mark(f.verdict) << " " << f.text << "\n";
+            for (const auto& r : c.confirming_rules) out << "      " << mark("confirms") << " check rule " << r << " fired\n";
+            for (const auto& r : c.contradicting_rules) out << "      " << mark("contradicts") << " check rule " << r << " did not fire\n";
         }
         if (!c.fix.empty()) {
             out << "    fix:\n";
@@ -56,8 +60,11 @@ void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std
         for (const auto& l : c.matched_lines) lines.push_back({{"line", l.line}, {"text", l.text}, {"pattern", l.pattern}});
         nlohmann::json evidence = nlohmann::json::array();
         for (const auto& f : c.evidence) evidence.push_back({{"verdict", f.verdict}, {"fact", f.text}});
+        const auto* mode = rules::find_failure_mode(c.id);
         nlohmann::json j;
         j["id"] = c.id;
+        j["alias"] = mode && !mode->old_id.empty() ? nlohmann::json(mode->old_id) : nlohmann::json(nullptr);
+        j["rules"] = {{"confirm", c.confirming_rules}, {"contradict", c.contradicting_rules}};
         j["confidence"] = c.confidence;
         j["matched_lines"] = std::move(lines);
         j["title"] = c.title;

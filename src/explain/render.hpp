@@ -17,9 +17,11 @@ struct RenderContext {
 /// The causes as text: root first, each with its matched lines, meaning, the machine's facts
 /// (✓ confirms, ✗ contradicts, · context) and the fix. With no cause, one plain sentence.
 void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out);
-/// {"causes": [{"id", "confidence", "matched_lines": [{"line", "text"}], "title", "explanation",
-/// "fix": [...], "evidence": [{"verdict", "fact"}], "consequence_of", "values", "match_count"}],
-/// "lines", "bytes", "machine"}. Invalid UTF-8 never reaches it (lines are made printable).
+/// {"causes": [{"id", "alias", "confidence", "matched_lines": [{"line", "text"}], "title", "explanation",
+/// "fix": [...], "evidence": [{"verdict", "fact"}], "rules": {"confirm": [...], "contradict": [...]},
+/// "consequence_of", "values", "match_count"}], "lines", "bytes", "machine"}. "alias" is the cause's
+/// old id where the id registry renamed it (null otherwise), kept for one release. Invalid UTF-8
+/// never reaches it (lines are made printable).
 void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out);
 
 }  // namespace cudoctor::explain

@@ -2,10 +2,11 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
-#include <map>
 
 #include "common/text.hpp"
 #include "explain/tie_in_util.hpp"
+#include "rules/ids.hpp"
+#include "rules/rules.hpp"
 
 namespace cudoctor::explain {
 
@@ -65,9 +66,13 @@ std::string capability_of(std::string_view sm) {
 
 void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     using Tie = std::function<void(Cause&, const snapshot::Snapshot&, const kb::Kb&)>;
-    static const std::map<std::string, Tie> ties = {
+    struct CauseTie {
+        rules::Id cause;
+        Tie tie;
+    };
+    static const std::vector<CauseTie> ties = {
         {"driver-not-loaded", detail::tie_driver_not_loaded},
-        {"driver-lib-mismatch", detail::tie_driver_lib_mismatch},
+        {"driver-library-mismatch", detail::tie_driver_lib_mismatch},
         {"driver-too-old", detail::tie_driver_too_old},
         {"missing-libcuda", detail::tie_missing_libcuda},
         {"wsl", detail::tie_wsl},
@@ -76,17 +81,28 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
         {"missing-other-lib", detail::tie_missing_library},
         {"no-kernel-image", detail::tie_no_kernel_image},
         {"torch-cuda-unavailable", detail::tie_torch_cuda_unavailable},
-        {"unsupported-gcc", detail::tie_unsupported_gcc},
+        {"gcc-too-new-for-toolkit", detail::tie_unsupported_gcc},
         {"nvcc-not-found", detail::tie_nvcc_not_found},
-        {"cuda-version-mismatch-build", detail::tie_cuda_version_mismatch_build},
+        {"extension-build-cuda-mismatch", detail::tie_cuda_version_mismatch_build},
         {"opencv-cuda", detail::tie_opencv_cuda},
         {"cuda-oom", detail::tie_runtime_context},
         {"async-error", detail::tie_runtime_context},
         {"runfile-corrupt", detail::tie_runtime_context},
         {"apt-conflict", detail::tie_runtime_context},
     };
+    const auto findings = rules::evaluate(snap, kb);
+    auto fired = [&](std::string_view rule) {
+        return std::any_of(findings.begin(), findings.end(), [&](const snapshot::Finding& f) { return f.id == rule; });
+    };
     for (auto& c : causes) {
-        if (auto it = ties.find(c.id); it != ties.end()) it->second(c, snap, kb);
+        auto it = std::find_if(ties.begin(), ties.end(), [&](const CauseTie& t) { return t.cause == c.id; });
+        if (it != ties.end()) it->tie(c, snap, kb);
+        if (const auto* mode = rules::find_failure_mode(c.id)) {
+            for (auto rule : mode->confirmed_by)
+                if (!rule.empty() && fired(rule)) c.confirming_rules.emplace_back(rule);
+            for (auto rule : mode->contradicted_absent)
+                if (!rule.empty() && !fired(rule)) c.contradicting_rules.emplace_back(rule);
+        }
         const bool confirmed = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "confirms"; });
         const bool contradicted = std::any_of(c.evidence.begin(), c.evidence.end(), [](const Fact& f) { return f.verdict == "contradicts"; });
         if (confirmed && !contradicted) c.confidence = "high";

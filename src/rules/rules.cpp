@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 
+#include "rules/ids.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules {
@@ -52,15 +55,17 @@ const snapshot::Toolkit* path_toolkit(const snapshot::Snapshot& snap) {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kLayers = {"gpu", "driver", "toolkit", "cudnn", "framework", "environment", "platform"};
-
 std::size_t layer_rank(std::string_view layer) {
-    auto it = std::find(kLayers.begin(), kLayers.end(), layer);
-    return static_cast<std::size_t>(it - kLayers.begin());
+    auto it = std::find(kLayerOrder.begin(), kLayerOrder.end(), layer);
+    return static_cast<std::size_t>(it - kLayerOrder.begin());
 }
 
 /// When both fire, the second is explained by the first: report it once, as a consequence.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kCauses = {{
+struct CauseOf {
+    RuleId cause;
+    RuleId effect;
+};
+constexpr std::array<CauseOf, 10> kCauses = {{
     {"nvcc-shadowed", "cuda-home-invalid"},
     {"nouveau-loaded", "gpu-without-driver"},
     {"secure-boot-blocks-module", "gpu-without-driver"},
@@ -82,6 +87,16 @@ const std::vector<Rule>& all_rules() {
                           detail::environment_rules()})
             all.insert(all.end(), part.begin(), part.end());
         std::stable_sort(all.begin(), all.end(), [](const Rule& a, const Rule& b) { return layer_rank(a.layer) < layer_rank(b.layer); });
+        // A rule id or layer the registry (ids.hpp) does not know is a programming error: stop at
+        // the first use, which every test run makes.
+        for (const auto& r : all) {
+            const auto* m = find_failure_mode(r.id);
+            if (!m || m->id != r.id || m->named_by == NamedBy::cause || m->layer != r.layer) {
+                std::fprintf(stderr, "cudoctor: rule '%.*s' (layer %.*s) is not registered as a rule in src/rules/ids.hpp\n",
+                             static_cast<int>(r.id.size()), r.id.data(), static_cast<int>(r.layer.size()), r.layer.data());
+                std::abort();
+            }
+        }
         return all;
     }();
     return rules;

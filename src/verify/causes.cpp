@@ -97,8 +97,17 @@ void blame_rule(Step& step, const snapshot::Finding& finding) {
     step.rule = finding.id;
 }
 
-void blame(Step& step, const snapshot::Snapshot& snap, const std::vector<std::string_view>& rule_ids, std::string cause, std::string fix) {
-    if (const auto* f = fired_rule(snap, rule_ids)) return blame_rule(step, *f);
+RuleIds::RuleIds(std::initializer_list<rules::RuleId> ids) {
+    for (auto id : ids) m_ids.push_back(id);
+}
+
+RuleIds::RuleIds(const std::vector<std::string_view>& ids) {
+    for (auto id : ids)
+        if (rules::is_rule_id(id)) m_ids.push_back(id);
+}
+
+void blame(Step& step, const snapshot::Snapshot& snap, const RuleIds& rule_ids, std::string cause, std::string fix) {
+    if (const auto* f = fired_rule(snap, rule_ids.ids())) return blame_rule(step, *f);
     step.status = Status::fail;
     step.cause = std::move(cause);
     step.fix = std::move(fix);

@@ -36,6 +36,20 @@ std::string facts(const json& c, const std::string& verdict) {
     return out;
 }
 
+bool find_by_value(const json& list, const std::string& value) {
+    for (const auto& v : list)
+        if (v == value) return true;
+    return false;
+}
+
+std::string render_text_of(const std::vector<std::string>& args) {
+    std::vector<std::string> full = {"explain"};
+    full.insert(full.end(), args.begin(), args.end());
+    auto run = run_cudoctor(full);
+    EXPECT_EQ(run.exit_code, 0) << run.describe() << "\n" << run.err;
+    return run.out;
+}
+
 std::string fixes(const json& c) {
     std::string out;
     for (const auto& f : c["fix"]) out += f.get<std::string>() + "\n";
@@ -152,8 +166,8 @@ TEST(ExplainMachine, NoKernelImageComparesThisGpuWithTheBuild) {
 
 TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
     auto doc =
-        explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
-    const json* c = cause(doc, "driver-lib-mismatch");
+        explain_json({"--root", kRoots + "/driver-mismatch", "--log", kErrorLogs + "/driver-library-mismatch/mozilla-translations-1167.log"});
+    const json* c = cause(doc, "driver-library-mismatch");
     ASSERT_NE(c, nullptr);
     EXPECT_NE(facts(*c, "confirms").find("the loaded kernel module is 535.183.01 but the user-space libraries are 545.29.06"), std::string::npos)
         << c->dump(2);
@@ -161,8 +175,8 @@ TEST(ExplainMachine, DriverLibraryMismatchIsConfirmedByTheVersions) {
     EXPECT_EQ((*c)["confidence"], "high");
     // On a healthy machine the same log is contradicted.
     auto healthy = explain_json(
-        {"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/driver-lib-mismatch/mozilla-translations-1167.log"});
-    EXPECT_NE(facts(*cause(healthy, "driver-lib-mismatch"), "contradicts").find("both 550.54.15"), std::string::npos);
+        {"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", kErrorLogs + "/driver-library-mismatch/mozilla-translations-1167.log"});
+    EXPECT_NE(facts(*cause(healthy, "driver-library-mismatch"), "contradicts").find("both 550.54.15"), std::string::npos);
 }
 
 TEST(ExplainMachine, DriverNotLoadedOnTheNouveauMachine) {
@@ -190,17 +204,63 @@ TEST(ExplainMachine, SavedSnapshotOfTheFailingMachineGivesTheSameAnswer) {
     const auto file = tmp.write("driver-mismatch.json", snap.out);
     auto doc = explain_json({"--snapshot", file.string(), "Failed to initialize NVML: Driver/library version mismatch"});
     EXPECT_EQ(doc["machine"], "snapshot " + file.string());
-    EXPECT_NE(facts(*cause(doc, "driver-lib-mismatch"), "confirms").find("535.183.01"), std::string::npos) << doc.dump(2);
+    EXPECT_NE(facts(*cause(doc, "driver-library-mismatch"), "confirms").find("535.183.01"), std::string::npos) << doc.dump(2);
 }
 
 TEST(ExplainMachine, UnsupportedGccUsesTheLimitFromTheMessage) {
     auto doc = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti",
                              "/usr/local/cuda/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! "
                              "gcc versions later than 8 are not supported!"});
-    const json* c = cause(doc, "unsupported-gcc");
+    const json* c = cause(doc, "gcc-too-new-for-toolkit");
     ASSERT_NE(c, nullptr);
     EXPECT_NE(facts(*c, "context").find("nvcc accepts gcc up to 8"), std::string::npos) << c->dump(2);
     EXPECT_NE(facts(*c, "confirms").find("newer than 8"), std::string::npos) << c->dump(2);
+}
+
+TEST(ExplainMachine, CausesNameTheRulesThatConfirmOrContradictThemOnTheMachine) {
+    const std::string log = kErrorLogs + "/driver-library-mismatch/mozilla-translations-1167.log";
+    auto broken = explain_json({"--root", kRoots + "/driver-mismatch", "--log", log});
+    const json* c = cause(broken, "driver-library-mismatch");
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ((*c)["rules"]["confirm"], json::array({"driver-library-mismatch"})) << c->dump(2);
+    EXPECT_EQ((*c)["rules"]["contradict"], json::array()) << c->dump(2);
+    EXPECT_NE(render_text_of({"--root", kRoots + "/driver-mismatch", "--log", log}).find("✓ check rule driver-library-mismatch fired"),
+              std::string::npos);
+    auto healthy = explain_json({"--root", kRoots + "/ubuntu2204-rtx4060ti", "--log", log});
+    const json* h = cause(healthy, "driver-library-mismatch");
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ((*h)["rules"]["confirm"], json::array()) << h->dump(2);
+    EXPECT_EQ((*h)["rules"]["contradict"], json::array({"driver-library-mismatch"})) << h->dump(2);
+    // A cause without a rule of its own is confirmed by the rules that prove it.
+    auto nouveau =
+        explain_json({"--root", kRoots + "/nouveau", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."});
+    const json* n = cause(nouveau, "driver-not-loaded");
+    ASSERT_NE(n, nullptr);
+    EXPECT_TRUE(find_by_value((*n)["rules"]["confirm"], "nouveau-loaded")) << n->dump(2);
+    EXPECT_EQ((*n)["alias"], nullptr);
+}
+
+TEST(ExplainCli, RenamedCausesKeepTheirOldIdAsAnAlias) {
+    auto doc = explain_json({"--no-machine", "Failed to initialize NVML: Driver/library version mismatch"});
+    const json* c = cause(doc, "driver-library-mismatch");
+    ASSERT_NE(c, nullptr) << doc.dump(2);
+    EXPECT_EQ((*c)["alias"], "driver-lib-mismatch");
+    EXPECT_EQ((*c)["layer"], "driver");
+    // Not tied to a machine: no rule confirms or contradicts.
+    EXPECT_EQ((*c)["rules"], json({{"confirm", json::array()}, {"contradict", json::array()}}));
+}
+
+TEST(ExplainCli, AKbOverrideCatalogMayStillUseAnOldCauseId) {
+    TempDir kb;
+    kb.write("error_catalog.tsv",
+             "# source: a user's catalog written before the id registry\n"
+             "pattern\tcause\tconfidence\tliteral\tregex\tcaptures\n"
+             "site-gcc\tunsupported-gcc\thigh\tour build farm refuses\tour build farm refuses gcc (\\d+)\tgcc_max\n");
+    auto doc = explain_json({"--kb", kb.str(), "--no-machine", "error: our build farm refuses gcc 14"});
+    ASSERT_EQ(doc["causes"].size(), 1u) << doc.dump(2);
+    EXPECT_EQ(doc["causes"][0]["id"], "gcc-too-new-for-toolkit");
+    EXPECT_EQ(doc["causes"][0]["alias"], "unsupported-gcc");
+    EXPECT_EQ(doc["causes"][0]["values"]["gcc_max"], json::array({"14"}));
 }
 
 }  // namespace cudoctor::test

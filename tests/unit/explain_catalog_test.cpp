@@ -171,7 +171,7 @@ TEST(ExplainCatalog, ValuesAreReadOutOfTheMessages) {
     std::map<std::string, Cause> by_id;
     for (auto& x : c) by_id[x.id] = x;
     EXPECT_EQ(by_id["driver-too-old"].value("driver_cuda_code"), "11040");
-    EXPECT_EQ(by_id["unsupported-gcc"].value("gcc_max"), "12");
+    EXPECT_EQ(by_id["gcc-too-new-for-toolkit"].value("gcc_max"), "12");
     EXPECT_EQ(by_id["no-kernel-image"].value("sm"), "sm_120");
     EXPECT_EQ(by_id["missing-cudart"].value("soname"), "libcudart.so.11.0");
     // A low-confidence row alone makes no cause.

@@ -1,0 +1,144 @@
+#pragma once
+// The one id registry: every failure mode that check's rules, explain's causes and verify's blame
+// can name, with its one id and its layer. A failure mode seen both on a machine (a rule) and in a
+// log (a cause) has one id, the rule's. For explain's causes it also says which rules confirm the
+// cause when they fire, and which argue against it when a probed machine does not fire them.
+//
+// Code names ids through `Id`, which does not compile for an id missing here; tables read at run
+// time (the rules table, data/error_catalog.tsv, --kb overrides) are checked when they load.
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string_view>
+
+namespace cudoctor::rules {
+
+/// The layers, in report order (root causes first).
+inline constexpr std::array<std::string_view, 7> kLayerOrder = {"gpu",       "driver",      "toolkit", "cudnn",
+                                                                "framework", "environment", "platform"};
+
+/// Who names a failure mode: a check rule, an explain cause, or both (one id for both).
+enum class NamedBy { rule, cause, both };
+
+struct FailureMode {
+    std::string_view id;
+    std::string_view layer;  ///< "gpu", "driver", "toolkit", "cudnn", "framework", "environment", "platform"
+    NamedBy named_by = NamedBy::rule;
+    /// explain's id for this cause before the registry merged it with the rule's; accepted
+    /// wherever a cause id is read and reported as "alias" in explain --json, for one release.
+    std::string_view old_id = {};
+    /// Rules that, when they fire on a machine, prove this cause.
+    std::array<std::string_view, 3> confirmed_by = {};
+    /// Rules whose absence on a probed machine argues against this cause.
+    std::array<std::string_view, 1> contradicted_absent = {};
+};
+
+// Not clang-formatted: one row per failure mode.
+// clang-format off
+inline constexpr auto kFailureModes = std::to_array<FailureMode>({
+    // -- named by a rule and a cause (the rule's id; explain's old id stays an alias for one release)
+    {.id = "driver-library-mismatch", .layer = "driver", .named_by = NamedBy::both, .old_id = "driver-lib-mismatch",
+     .confirmed_by = {"driver-library-mismatch"}, .contradicted_absent = {"driver-library-mismatch"}},
+    {.id = "gcc-too-new-for-toolkit", .layer = "toolkit", .named_by = NamedBy::both, .old_id = "unsupported-gcc",
+     .confirmed_by = {"gcc-too-new-for-toolkit"}, .contradicted_absent = {"gcc-too-new-for-toolkit"}},
+    // The rule reads the nvcc on PATH, torch reads CUDA_HOME's: the rule's absence proves nothing.
+    {.id = "extension-build-cuda-mismatch", .layer = "framework", .named_by = NamedBy::both, .old_id = "cuda-version-mismatch-build",
+     .confirmed_by = {"extension-build-cuda-mismatch"}},
+    // -- named by explain's causes only
+    {.id = "runfile-corrupt", .layer = "toolkit", .named_by = NamedBy::cause},
+    {.id = "apt-conflict", .layer = "platform", .named_by = NamedBy::cause},
+    {.id = "wsl", .layer = "platform", .named_by = NamedBy::cause, .confirmed_by = {"wsl-linux-driver-installed"}},
+    {.id = "driver-not-loaded", .layer = "driver", .named_by = NamedBy::cause,
+     .confirmed_by = {"gpu-without-driver", "nouveau-loaded", "secure-boot-blocks-module"}},
+    // driver-too-old-for-toolkit also warns inside minor-version compatibility, where programs still run.
+    {.id = "driver-too-old", .layer = "driver", .named_by = NamedBy::cause, .confirmed_by = {"driver-too-old-for-framework"}},
+    {.id = "missing-libcuda", .layer = "driver", .named_by = NamedBy::cause},
+    {.id = "nvcc-not-found", .layer = "toolkit", .named_by = NamedBy::cause, .confirmed_by = {"toolkit-not-on-path"}},
+    {.id = "missing-cudart", .layer = "toolkit", .named_by = NamedBy::cause, .confirmed_by = {"cudart-not-loadable"}},
+    {.id = "missing-cudnn", .layer = "cudnn", .named_by = NamedBy::cause},
+    {.id = "missing-other-lib", .layer = "toolkit", .named_by = NamedBy::cause},
+    {.id = "opencv-cuda", .layer = "framework", .named_by = NamedBy::cause},
+    {.id = "torch-cuda-unavailable", .layer = "framework", .named_by = NamedBy::cause,
+     .confirmed_by = {"framework-cpu-only-build", "driver-too-old-for-framework", "gpu-without-driver"}},
+    {.id = "no-kernel-image", .layer = "framework", .named_by = NamedBy::cause, .confirmed_by = {"framework-gpu-arch-unsupported"}},
+    {.id = "cuda-oom", .layer = "framework", .named_by = NamedBy::cause},
+    {.id = "async-error", .layer = "framework", .named_by = NamedBy::cause},
+    // -- named by check's rules only (verify blames these too)
+    {.id = "vm-without-gpu-passthrough", .layer = "gpu"},
+    {.id = "nouveau-loaded", .layer = "driver"},
+    {.id = "secure-boot-blocks-module", .layer = "driver"},
+    {.id = "gpu-without-driver", .layer = "driver"},
+    {.id = "driver-too-old-for-toolkit", .layer = "driver"},
+    {.id = "driver-too-old-for-framework", .layer = "driver"},
+    {.id = "smi-cuda-version-is-not-toolkit", .layer = "driver"},
+    {.id = "wsl-linux-driver-installed", .layer = "driver"},
+    {.id = "gpu-arch-unsupported-by-toolkit", .layer = "toolkit"},
+    {.id = "toolkit-not-on-path", .layer = "toolkit"},
+    {.id = "nvcc-shadowed", .layer = "toolkit"},
+    {.id = "cuda-home-invalid", .layer = "toolkit"},
+    {.id = "cuda-symlink-dangling", .layer = "toolkit"},
+    {.id = "cudnn-cuda-mismatch", .layer = "cudnn"},
+    {.id = "cudnn-header-library-mismatch", .layer = "cudnn"},
+    {.id = "cudnn-missing-in-default-toolkit", .layer = "cudnn"},
+    {.id = "framework-cpu-only-build", .layer = "framework"},
+    {.id = "framework-gpu-arch-unsupported", .layer = "framework"},
+    {.id = "tensorflow-cuda-mismatch", .layer = "framework"},
+    {.id = "triton-compiler-missing", .layer = "framework"},
+    {.id = "ld-library-path-missing-dir", .layer = "environment"},
+    {.id = "ld-library-path-empty-entry", .layer = "environment"},
+    {.id = "cudart-not-loadable", .layer = "environment"},
+    {.id = "multiple-cudart-on-loader-path", .layer = "environment"},
+    {.id = "conda-cuda-runtime-conflict", .layer = "environment"},
+});
+// clang-format on
+
+/// The registered failure mode with this canonical id, or nullptr (at compile time too).
+constexpr const FailureMode* registered(std::string_view id) {
+    for (const auto& m : kFailureModes)
+        if (m.id == id) return &m;
+    return nullptr;
+}
+
+/// A failure-mode id written in the code. Built from a string literal at compile time: an id the
+/// registry lacks (a typo, an old alias) does not compile.
+class Id {
+  public:
+    consteval Id(const char* id) : m_id(id) {
+        if (!registered(m_id)) throw "not a failure-mode id of src/rules/ids.hpp";
+    }
+    constexpr std::string_view view() const { return m_id; }
+    constexpr operator std::string_view() const { return m_id; }
+    friend constexpr bool operator==(Id a, std::string_view b) { return a.m_id == b; }
+    friend std::ostream& operator<<(std::ostream& out, Id id) { return out << id.m_id; }
+
+  private:
+    std::string_view m_id;
+};
+
+/// A rule's id written in the code (a failure mode check's rules name): like Id, and an id only
+/// explain's causes use does not compile either.
+class RuleId {
+  public:
+    consteval RuleId(const char* id) : m_id(id) {
+        const auto* m = registered(m_id);
+        if (!m || m->named_by == NamedBy::cause) throw "not a rule id of src/rules/ids.hpp";
+    }
+    constexpr std::string_view view() const { return m_id; }
+    constexpr operator std::string_view() const { return m_id; }
+    friend constexpr bool operator==(RuleId a, std::string_view b) { return a.m_id == b; }
+    friend std::ostream& operator<<(std::ostream& out, RuleId id) { return out << id.m_id; }
+
+  private:
+    std::string_view m_id;
+};
+
+/// Every failure mode, in the registry's order.
+std::span<const FailureMode> all_failure_modes();
+/// The failure mode named `id` or, for one release, by its old explain id; nullptr when neither.
+const FailureMode* find_failure_mode(std::string_view id_or_alias);
+/// Whether `id` is a rule's id (a failure mode named by a rule).
+bool is_rule_id(std::string_view id);
+
+}  // namespace cudoctor::rules
