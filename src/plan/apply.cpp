@@ -1,6 +1,5 @@
 #include "plan/apply.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <functional>
 
 #include "common/text.hpp"
+#include "host/files.hpp"
 
 namespace cudoctor::plan {
 namespace {
@@ -124,35 +124,9 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
     }
 }
 
-/// Writes `data` to a new file beside `hp` and renames it over `hp`.
+/// Writes `data` to `hp` atomically with exactly `mode` (host::write_atomically).
 Outcome atomic_write(const std::string& hp, const std::string& data, mode_t mode) {
-    const std::string tmp = hp + ".cudoctor-new";
-    ::unlink(tmp.c_str());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0) return os_error(tmp);
-    std::size_t off = 0;
-    while (off < data.size()) {
-        const auto n = ::write(fd, data.data() + off, data.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            auto e = os_error(tmp);
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return e;
-        }
-        off += static_cast<std::size_t>(n);
-    }
-    ::fchmod(fd, mode);
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        auto e = os_error(tmp);
-        ::unlink(tmp.c_str());
-        return e;
-    }
-    if (::rename(tmp.c_str(), hp.c_str()) != 0) {
-        auto e = os_error(hp);
-        ::unlink(tmp.c_str());
-        return e;
-    }
+    if (auto written = host::write_atomically(hp, data, mode); !written) return written.error().message;
     return std::nullopt;
 }
 
@@ -167,6 +141,9 @@ Outcome atomic_symlink(const std::string& hp, const std::string& target) {
     }
     return std::nullopt;
 }
+
+/// The largest file a step may replace: its old bytes are kept in memory for undo.
+constexpr std::size_t kMaxUndoBytes = 64u << 20;
 
 /// What was there before a file step, so the step can be reversed.
 struct Saved {
@@ -189,20 +166,10 @@ Outcome save_state(const std::string& hp, Saved& saved) {
         return std::nullopt;
     }
     if (S_ISREG(st.st_mode)) {
-        if (st.st_size > (64 << 20)) return hp + ": too large to keep for undo";
-        std::string data;
-        const int fd = ::open(hp.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return os_error(hp);
-        char buf[65536];
-        for (;;) {
-            const auto n = ::read(fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            data.append(buf, static_cast<std::size_t>(n));
-        }
-        ::close(fd);
+        auto data = host::read_capped(hp, kMaxUndoBytes);
+        if (!data) return data.error().code == Errc::too_large ? hp + ": too large to keep for undo" : data.error().message;
         saved.kind = Saved::Kind::file;
-        saved.content = std::move(data);
+        saved.content = std::move(*data);
         saved.mode = st.st_mode & 07777;
         return std::nullopt;
     }
