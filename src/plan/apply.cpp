@@ -22,6 +22,9 @@ using Outcome = std::optional<std::string>;
 
 std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
 
+/// A step's outcome from an Expected: nothing on success, else its message.
+Outcome outcome_of(const Expected<void>& done) { return done ? std::nullopt : Outcome(done.error().message); }
+
 /// Where a machine path lives on this computer, with every folder above it resolved inside the
 /// root (so a link in the image can never lead a write out of it).
 Expected<std::string> host_target(const host::Host& host, const std::string& path) {
@@ -124,12 +127,6 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
     }
 }
 
-/// Writes `data` to `hp` atomically with exactly `mode` (host::write_atomically).
-Outcome atomic_write(const std::string& hp, const std::string& data, mode_t mode) {
-    if (auto written = host::write_atomically(hp, data, mode); !written) return written.error().message;
-    return std::nullopt;
-}
-
 Outcome atomic_symlink(const std::string& hp, const std::string& target) {
     const std::string tmp = hp + ".cudoctor-new";
     ::unlink(tmp.c_str());
@@ -182,7 +179,7 @@ Outcome restore(const std::string& hp, const Saved& saved) {
             if (exists_no_follow(hp) && ::unlink(hp.c_str()) != 0) return os_error(hp);
             return std::nullopt;
         case Saved::Kind::link: return atomic_symlink(hp, saved.link_target);
-        case Saved::Kind::file: return atomic_write(hp, saved.content, saved.mode);
+        case Saved::Kind::file: return outcome_of(host::write_atomically(hp, saved.content, saved.mode));
         case Saved::Kind::moved:
             if (::rename(saved.moved_to.c_str(), hp.c_str()) != 0) return os_error(saved.moved_to);
             return std::nullopt;
@@ -223,12 +220,12 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
             return atomic_symlink(*hp, s.target);
         case StepKind::write_file:
             if (auto e = save_state(*hp, saved)) return e;
-            return atomic_write(*hp, s.content, s.mode);
+            return outcome_of(host::write_atomically(*hp, s.content, s.mode));
         case StepKind::edit_file: {
             if (auto e = save_state(*hp, saved)) return e;
             if (saved.kind != Saved::Kind::file) return s.path + ": not a regular file";
             if (saved.content != s.before) return s.path + " changed since the plan was made";
-            return atomic_write(*hp, s.content, saved.mode);
+            return outcome_of(host::write_atomically(*hp, s.content, saved.mode));
         }
         case StepKind::remove_tree: {
             if (!exists_no_follow(*hp)) return std::nullopt;
