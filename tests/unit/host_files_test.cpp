@@ -2,8 +2,11 @@
 // for the files a user names and the files cudoctor writes.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <filesystem>
 #include <fstream>
@@ -118,6 +121,26 @@ TEST(HostFiles, FailedWriteLeavesTheOldFileAndNoTemporary) {
         EXPECT_EQ(*read_capped(file, 100), "old contents");
         EXPECT_EQ(names_in(ro), std::vector<std::string>{"keep.txt"});
     }
+}
+
+TEST(HostFiles, WriteFailingHalfwayKeepsTheOldFile) {
+    test::TempDir tmp;
+    const auto file = tmp.write("snapshot.json", "the old, whole snapshot").string();
+    // A file-size limit makes write(2) fail part way (EFBIG), as a full disk would, even as root.
+    struct rlimit old {};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = old;
+    small.rlim_cur = 4096;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    const auto written = write_atomically(file, std::string(100000, 'n'));
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    ASSERT_FALSE(written);
+    EXPECT_EQ(written.error().code, Errc::io);
+    EXPECT_EQ(written.error().message, "cannot write " + file + ": File too large");
+    EXPECT_EQ(*read_capped(file, 100), "the old, whole snapshot");
+    EXPECT_EQ(names_in(tmp.path()), std::vector<std::string>{"snapshot.json"});
 }
 
 }  // namespace
