@@ -103,10 +103,11 @@ TEST(KbLoadTable, VersionTextReportsEveryOverride) {
     dir.write("error_catalog.tsv", "# source: https://example.org/errors\npattern\n");
     const commands::BuildInfo info{"1.2.3", "abc", "2026-12-01", {}};
     const auto text = commands::version_text(info, embedded_tables(), dir.str());
-    EXPECT_NE(text.find("  xid_codes.tsv" + std::string(std::string("driver_kernel_modules.tsv").size() - 13, ' ') + "  override    a test Xid table (" +
-                        (dir.path() / "xid_codes.tsv").string() + ")\n"),
-              std::string::npos)
-        << text;
+    std::size_t width = 0;  // names are padded to the longest one
+    for (const auto& t : embedded_tables()) width = std::max(width, t.name.size());
+    const std::string xid_line = "  xid_codes.tsv" + std::string(width - 13, ' ') + "  override    a test Xid table (" +
+                                 (dir.path() / "xid_codes.tsv").string() + ")\n";
+    EXPECT_NE(text.find(xid_line), std::string::npos) << text;
     EXPECT_NE(text.find("override    example.org (" + (dir.path() / "error_catalog.tsv").string() + ")"), std::string::npos) << text;
     EXPECT_NE(text.find("  override: 2 of these tables read from " + dir.str() + ", not the compiled-in copy\n"), std::string::npos) << text;
     // Without a folder, nothing is said of overrides.

@@ -20,7 +20,10 @@ TEST(ReportStyle, TerminalEscapeDisarmsControlCharacters) {
     EXPECT_EQ(outside_text("a\rb\nc\bd\x7f", Medium::terminal), "a?b?c?d?");
     EXPECT_EQ(outside_text("col\tumn", Medium::terminal), "col\tumn");  // a TAB only moves the cursor
     // C1 controls (U+009B is a one-byte CSI on some terminals) and broken UTF-8 become '?'.
-    EXPECT_EQ(outside_text("x\xc2\x9b" "31m", Medium::terminal), "x?31m");
+    EXPECT_EQ(outside_text("x\xc2\x9b"
+                           "31m",
+                           Medium::terminal),
+              "x?31m");
     EXPECT_EQ(outside_text("bad \xff\xfe end", Medium::terminal), "bad ?? end");
     // Text in other scripts and our own punctuation stays.
     EXPECT_EQ(outside_text("GeForce RTX 4090 · 显卡 ≤ 12.4 – ok", Medium::terminal), "GeForce RTX 4090 · 显卡 ≤ 12.4 – ok");
