@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "kb/load_table.hpp"
 
 using cudoctor::text::lines;
 using cudoctor::text::split;
@@ -86,12 +88,13 @@ std::string_view table_source(std::string_view table_text) {
     return {};
 }
 
-std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTable>& tables) {
+std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTable>& tables, const std::optional<std::string>& kb_dir) {
     std::string out = fmt::format("cudoctor {} (git {})\n", info.version, info.revision);
     out += fmt::format("knowledge base: {} tables compiled in (date = last change)\n", tables.size());
     std::size_t width = 0;
     for (const auto& t : tables) width = std::max(width, t.name.size());
     bool any_file_date = false;
+    std::size_t overridden = 0;
     for (const auto& t : tables) {
         std::string date = "unknown";
         for (const auto& s : info.tables)
@@ -102,9 +105,22 @@ std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTa
                     any_file_date = true;
                 }
             }
-        out += fmt::format("  {:<{}}  {:<11} {}\n", t.name, width, date, shorten_source(table_source(t.text)));
+        if (!kb::override_file(t.name, kb_dir)) {
+            out += fmt::format("  {:<{}}  {:<11} {}\n", t.name, width, date, shorten_source(table_source(t.text)));
+            continue;
+        }
+        ++overridden;
+        auto text = kb::load_table_text(t.name, kb_dir);
+        if (text)
+            out += fmt::format("  {:<{}}  {:<11} {} ({})\n", t.name, width, "override", shorten_source(table_source(text->text)),
+                               text->shown_name);
+        else out += fmt::format("  {:<{}}  {:<11} {}\n", t.name, width, "unreadable", text.error().message);
     }
     if (any_file_date) out += "  * file date: the table differs from its last commit, or the build is outside git\n";
+    std::error_code ec;
+    if (kb_dir && !std::filesystem::is_directory(*kb_dir, ec))
+        out += fmt::format("  override: knowledge-base directory {} does not exist\n", *kb_dir);
+    if (overridden > 0) out += fmt::format("  override: {} of these tables read from {}, not the compiled-in copy\n", overridden, *kb_dir);
     return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What `cudoctor --version` reports: the release, the git revision it was built from, and each
 // knowledge-base table compiled in with the date it last changed and where its facts come from.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,7 +37,11 @@ struct BuildInfo {
 [[nodiscard]] std::string_view table_source(std::string_view table_text);
 
 /// The --version text: "cudoctor VERSION (git REVISION)" and one line per embedded table with
-/// its date and shortened source. A table without a stamp gets the date "unknown".
-[[nodiscard]] std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTable>& tables);
+/// its date and shortened source. A table without a stamp gets the date "unknown". With
+/// `kb_dir` (--kb DIR), every table that DIR replaces (the KB's, error_catalog.tsv and
+/// xid_codes.tsv alike: kb::load_table_text decides) shows "override" for its date, the
+/// override's own source and its path, or why it cannot be read.
+[[nodiscard]] std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTable>& tables,
+                                       const std::optional<std::string>& kb_dir = std::nullopt);
 
 }  // namespace cudoctor::commands

@@ -6,23 +6,10 @@
 #include <fmt/format.h>
 
 #include "compare/format_number.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::compare {
 namespace {
-
-std::string xml_escape(std::string_view s) {
-    std::string out;
-    for (char ch : s) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += static_cast<unsigned char>(ch) < 0x20 ? '?' : ch;
-        }
-    }
-    return out;
-}
 
 constexpr double kWidth = 960, kHeight = 440, kLeft = 70, kRight = 20, kTop = 40, kBottom = 60;
 
@@ -99,14 +86,14 @@ std::string render_svg(const Comparison& c) {
         const double x = x_of(*c.first_failure);
         s += fmt::format(R"svg(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2}" stroke="#c00" stroke-dasharray="3 3"/>)svg" "\n", x, kTop, kTop + ph);
         s += fmt::format(R"svg(<text x="{:.1f}" y="{}" fill="#c00" text-anchor="{}">first failure: {}</text>)svg" "\n", x + (x > kWidth / 2 ? -4 : 4), kTop + 14,
-                         x > kWidth / 2 ? "end" : "start", xml_escape(c.results[*c.first_failure].name));
+                         x > kWidth / 2 ? "end" : "start", report::outside_text(c.results[*c.first_failure].name, report::Medium::svg));
     }
     for (std::size_t i = 0; i < n; ++i) {
         const auto& r = c.results[i];
         const std::string color = r.status == Status::fail ? "#c00" : r.status == Status::pass ? "#080" : "#888";
-        const std::string title = xml_escape(fmt::format("#{} {}: rel {} (limit {}), max abs {}, {}", i + 1, r.name, r.compared ? format_number(r.metrics.rel) : "-",
+        const std::string title = report::outside_text(fmt::format("#{} {}: rel {} (limit {}), max abs {}, {}", i + 1, r.name, r.compared ? format_number(r.metrics.rel) : "-",
                                                          r.tolerance.exact ? "exact" : format_number(r.tolerance.rel),
-                                                         r.compared ? format_number(r.metrics.max_abs) : "-", to_string(r.status)));
+                                                         r.compared ? format_number(r.metrics.max_abs) : "-", to_string(r.status)), report::Medium::svg);
         const double x = x_of(i);
         const double v = r.compared ? r.metrics.rel : std::nan("");
         if (r.compared && v > 0 && std::isfinite(v)) {

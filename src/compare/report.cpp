@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compare/format_number.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::compare {
 namespace {
@@ -31,6 +32,9 @@ std::string value_text(double v) {
     return fmt::format("{:.6g}", v);
 }
 
+/// Tensor names and paths come from the dump files: the one escape for the terminal.
+std::string safe(std::string_view text) { return report::outside_text(text, report::Medium::terminal); }
+
 /// Long module names keep their informative end: "...layers.11.mlp.fc2".
 std::string fit(const std::string& s, std::size_t width) {
     if (s.size() <= width) return s;
@@ -49,13 +53,13 @@ nlohmann::json element_json(const ElementAt& e, const std::vector<std::uint64_t>
 }  // namespace
 
 void render_text(const Comparison& c, std::ostream& out, bool color) {
-    const auto paint = [color](const std::string& s, const char* code) { return color ? fmt::format("\033[{}m{}\033[0m", code, s) : s; };
-    out << "REF   " << c.ref_path << " (" << c.ref_format << ")\n";
-    out << "TEST  " << c.test_path << " (" << c.test_format << ")\n\n";
+    const report::Painter painter(color);
+    out << "REF   " << safe(c.ref_path) << " (" << c.ref_format << ")\n";
+    out << "TEST  " << safe(c.test_path) << " (" << c.test_format << ")\n\n";
 
     std::size_t name_w = 4, dtype_w = 5, shape_w = 5;
     for (const auto& r : c.results) {
-        name_w = std::max(name_w, std::min<std::size_t>(fit(r.name, 48).size(), 48));
+        name_w = std::max(name_w, std::min<std::size_t>(fit(safe(r.name), 48).size(), 48));
         dtype_w = std::max(dtype_w, dtype_text(r).size());
         shape_w = std::max(shape_w, shape_cell(r).size());
     }
@@ -65,28 +69,30 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     for (std::size_t i = 0; i < c.results.size(); ++i) {
         const auto& r = c.results[i];
         const Metrics& m = r.metrics;
-        std::string row = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  ", i + 1, num_w, fit(r.name, 48), name_w, dtype_text(r), dtype_w,
-                                      shape_cell(r), shape_w);
+        std::string row = fmt::format("{:>{}}  {:<{}}  {:<{}}  {:<{}}  ", i + 1, num_w, fit(safe(r.name), 48), name_w, dtype_text(r),
+                                      dtype_w, shape_cell(r), shape_w);
         if (r.compared)
             row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", format_number(m.max_abs), format_number(m.rel), format_number(m.max_rel),
                                format_number(m.mean_abs));
         else row += fmt::format("{:>9}  {:>9}  {:>9}  {:>9}  ", "-", "-", "-", "-");
         const std::string status = to_string(r.status);
         const bool first = c.first_failure && *c.first_failure == i;
-        row += r.status == Status::fail ? paint(status, first ? "1;31" : "31") : r.status == Status::pass ? paint(status, "32") : status;
+        row += r.status == Status::fail   ? painter.paint(first ? report::Ink::bold_red : report::Ink::red, status)
+               : r.status == Status::pass ? painter.paint(report::Ink::green, status)
+                                          : status;
         if (r.compared && m.numel > 0 && m.max_abs > 0)
             row += fmt::format("     {} {} vs {}", index_text(unravel(m.worst.index, r.ref_shape)), value_text(m.worst.test),
                                value_text(m.worst.ref));
         if (m.nan_test || m.nan_ref || m.inf_test || m.inf_ref)
             row += fmt::format("  NaN {}/{} Inf {}/{}", m.nan_test, m.nan_ref, m.inf_test, m.inf_ref);
-        if (first) row += "  " + paint("<- first failure", "1;31");
+        if (first) row += "  " + painter.paint(report::Ink::bold_red, "<- first failure");
         out << row << "\n";
-        for (const auto& f : r.findings) out << std::string(num_w + 4, ' ') << f << "\n";
+        for (const auto& f : r.findings) out << std::string(num_w + 4, ' ') << safe(f) << "\n";
     }
     const auto list = [&out](const char* what, const std::vector<std::string>& names) {
         if (names.empty()) return;
         out << "\n" << what << " (" << names.size() << "):";
-        for (std::size_t i = 0; i < names.size() && i < 20; ++i) out << " " << names[i];
+        for (std::size_t i = 0; i < names.size() && i < 20; ++i) out << " " << safe(names[i]);
         if (names.size() > 20) out << " … (" << names.size() - 20 << " more)";
         out << "\n";
     };
@@ -94,7 +100,7 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     list("Only in TEST", c.only_test);
     out << "\n" << c.results.size() << " tensors compared: " << c.count(Status::pass) << " pass, " << c.count(Status::fail) << " fail";
     if (const auto skipped = c.count(Status::skipped)) out << ", " << skipped << " skipped";
-    if (c.first_failure) out << "; first failure: #" << *c.first_failure + 1 << " " << c.results[*c.first_failure].name;
+    if (c.first_failure) out << "; first failure: #" << *c.first_failure + 1 << " " << safe(c.results[*c.first_failure].name);
     out << "\n";
 }
 

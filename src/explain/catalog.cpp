@@ -1,15 +1,12 @@
 // Loading data/error_catalog.tsv (or its --kb override) into catalog rows.
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <re2/re2.h>
 
 #include "common/text.hpp"
 #include "explain/causes.hpp"
 #include "explain/explain.hpp"
-#include "kb/embedded.hpp"
+#include "kb/load_table.hpp"
 #include "kb/table.hpp"
 
 namespace cudoctor::explain {
@@ -17,7 +14,6 @@ namespace cudoctor::explain {
 namespace {
 
 constexpr std::string_view kCatalogFile = "error_catalog.tsv";
-constexpr std::uintmax_t kMaxCatalogBytes = 4u << 20;
 
 }  // namespace
 
@@ -63,25 +59,9 @@ Expected<std::vector<CatalogRow>> parse_catalog(std::string_view name, std::stri
 }
 
 Expected<std::vector<CatalogRow>> load_catalog(const std::optional<std::string>& kb_dir) {
-    if (kb_dir) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*kb_dir, ec))
-            return fail(Errc::not_found, "knowledge-base directory " + *kb_dir + " does not exist");
-        const auto path = std::filesystem::path(*kb_dir) / kCatalogFile;
-        if (std::filesystem::is_regular_file(path, ec)) {
-            const auto size = std::filesystem::file_size(path, ec);
-            if (ec) return fail(Errc::io, "cannot read " + path.string() + ": " + ec.message());
-            if (size > kMaxCatalogBytes) return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
-            std::ifstream in(path, std::ios::binary);
-            std::ostringstream text;
-            text << in.rdbuf();
-            if (!in && !in.eof()) return fail(Errc::io, "cannot read " + path.string());
-            return parse_catalog(path.string(), text.str());
-        }
-    }
-    for (const auto& table : kb::embedded_tables())
-        if (table.name == kCatalogFile) return parse_catalog(table.name, table.text);
-    return fail(Errc::not_found, "table error_catalog.tsv is not embedded");
+    auto text = kb::load_table_text(kCatalogFile, kb_dir);
+    if (!text) return Unexpected<Error>(text.error());
+    return parse_catalog(text->shown_name, text->text);
 }
 
 }  // namespace cudoctor::explain

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/style.hpp"
 #include "rules/ids.hpp"
 
 namespace cudoctor::explain {
@@ -15,7 +16,7 @@ void indent_lines(std::ostream& out, const std::string& text, const char* prefix
     while (start <= text.size()) {
         auto end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
-        out << prefix << text.substr(start, end - start) << "\n";
+        out << prefix << report::outside_text(std::string_view(text).substr(start, end - start), report::Medium::terminal) << "\n";
         start = end + 1;
     }
 }

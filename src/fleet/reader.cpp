@@ -1,18 +1,12 @@
 #include "fleet/reader.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <optional>
 #include <thread>
 
 #include "formats/json_text.hpp"
+#include "host/files.hpp"
 #include "snapshot/snapshot_json.hpp"
 
 namespace cudoctor::fleet {
@@ -46,45 +40,15 @@ Expected<std::vector<std::string>> snapshot_files(const std::vector<std::string>
 }
 
 Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
-    // O_NONBLOCK: a FIFO named *.json must not hang the reader; it is refused below anyway.
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        const int e = errno;
-        return fail(e == ENOENT   ? Errc::not_found
-                    : e == EACCES ? Errc::permission
-                    : e == ELOOP  ? Errc::loop
-                                  : Errc::io,
-                    std::string("cannot open: ") + std::strerror(e));
+    auto read = host::read_capped(file, kMaxSnapshotBytes);
+    if (!read) {
+        // The file is named beside the message (Unreadable::file): say only what is wrong.
+        std::string why = read.error().message;
+        if (why.starts_with(file + ": ")) why.erase(0, file.size() + 2);
+        return fail(read.error().code, std::move(why));
     }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return fail(Errc::io, "not a regular file");
-    }
-    if (static_cast<std::uint64_t>(st.st_size) > kMaxSnapshotBytes) {
-        ::close(fd);
-        return fail(Errc::too_large, "larger than " + std::to_string(kMaxSnapshotBytes >> 20) + " MiB");
-    }
-    std::string data(static_cast<std::size_t>(st.st_size), '\0');
-    std::size_t got = 0;
-    // Read until end of file, never past the cap (a file growing while read is cut off there).
-    while (true) {
-        if (got == data.size()) {
-            if (data.size() >= kMaxSnapshotBytes) break;
-            data.resize(std::min(kMaxSnapshotBytes, data.size() + 65536));
-        }
-        const ssize_t n = ::read(fd, data.data() + got, data.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int e = errno;
-            ::close(fd);
-            return fail(Errc::io, std::string("cannot read: ") + std::strerror(e));
-        }
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    ::close(fd);
-    data.resize(got);
+    const std::string& data = *read;
+    const std::size_t got = data.size();
     if (data.find_first_not_of(" \t\r\n") == std::string::npos) return fail(Errc::truncated, "empty file");
     auto snap = snapshot::from_json_text(data);
     if (!snap && snap.error().code == Errc::parse && snap.error().message == "not a JSON document") {

@@ -3,16 +3,21 @@
 #include <map>
 
 #include "fleet/hostlist.hpp"
+#include "report/style.hpp"
 #include "snapshot/snapshot.hpp"
 #include "snapshot/taken_at.hpp"
 
 namespace cudoctor::fleet {
 namespace {
 
+/// Node names and files come from the snapshots: terminal-safe for the text and Markdown views
+/// alike (Markdown cells escape '|' on top).
+std::string safe(std::string_view text) { return report::outside_text(text, report::Medium::terminal); }
+
 std::vector<std::string> names_of(const FleetReport& r, const std::vector<std::size_t>& idx) {
     std::vector<std::string> names;
     names.reserve(idx.size());
-    for (auto i : idx) names.push_back(r.nodes[i].name);
+    for (auto i : idx) names.push_back(safe(r.nodes[i].name));
     return names;
 }
 
@@ -60,7 +65,7 @@ std::vector<DriftGroup> group_drift(const FleetReport& r) {
 }
 
 std::string reference_name(const FleetReport& r) {
-    return r.baseline ? "baseline " + r.baseline->name + " (" + r.baseline->file + ")" : std::string("majority");
+    return r.baseline ? "baseline " + safe(r.baseline->name) + " (" + safe(r.baseline->file) + ")" : std::string("majority");
 }
 
 std::string headline(const FleetReport& r) {
@@ -131,28 +136,19 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
     }
     if (!r.stale.empty()) {
         out << "\nStale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n";
-        for (const auto& s : r.stale) out << "  " << r.nodes[s.node].name << "  " << stale_reason(r, s) << "\n";
+        for (const auto& s : r.stale) out << "  " << safe(r.nodes[s.node].name) << "  " << stale_reason(r, s) << "\n";
     }
     if (!r.unreadable.empty()) {
         out << "\nUnreadable snapshots (" << r.unreadable.size() << ")\n";
-        for (const auto& u : r.unreadable) out << "  " << u.file << ": " << u.message << "\n";
+        for (const auto& u : r.unreadable) out << "  " << safe(u.file) << ": " << safe(u.message) << "\n";
     }
 }
 
 void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
-    auto cell = [](const std::string& s) {
-        std::string e;
-        for (char c : s) {
-            if (c == '|') e += "\\|";
-            else if (c == '\n') e += ' ';
-            else e += c;
-        }
-        return e;
-    };
     out << "## cudoctor fleet\n\n" << headline(r) << "\n";
     if (r.newest) out << "\nNewest snapshot: `" << snapshot::format_utc(*r.newest) << "`\n";
     if (!r.nodes.empty()) {
-        out << "\n### Configuration (" << cell(r.baseline ? reference_name(r) : "majority") << ")\n\n"
+        out << "\n### Configuration (" << report::markdown_cell(r.baseline ? reference_name(r) : "majority") << ")\n\n"
             << "| layer | reference | nodes | other configurations |\n| --- | --- | --- | --- |\n";
         for (const auto& l : r.layers) {
             std::string others;
@@ -161,8 +157,8 @@ void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream&
                 others += (others.empty() ? "" : "<br>") + layer_value(v.items) + " — " + std::to_string(v.nodes.size()) + ": `" +
                           node_list(r, v.nodes, o.max_list_chars) + "`";
             }
-            out << "| " << to_string(l.layer) << " | " << cell(layer_value(l.reference)) << " | " << l.agree << "/" << r.nodes.size()
-                << (l.tie ? " (tied)" : "") << " | " << cell(others) << " |\n";
+            out << "| " << to_string(l.layer) << " | " << report::markdown_cell(layer_value(l.reference)) << " | " << l.agree << "/"
+                << r.nodes.size() << (l.tie ? " (tied)" : "") << " | " << report::markdown_cell(others) << " |\n";
         }
     }
     if (!r.drift.empty()) {
@@ -175,12 +171,12 @@ void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream&
     if (!r.findings.empty()) {
         out << "\n### Findings by rule\n\n| severity | rule | what | nodes |\n| --- | --- | --- | --- |\n";
         for (const auto& f : r.findings)
-            out << "| " << f.severity << " | `" << f.id << "` | " << cell(f.title) << " | " << f.nodes.size() << ": `"
-                << cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
+            out << "| " << f.severity << " | `" << f.id << "` | " << report::markdown_cell(f.title) << " | " << f.nodes.size() << ": `"
+                << report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
     }
     if (!r.stale.empty()) {
         out << "\n### Stale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n\n";
-        for (const auto& s : r.stale) out << "- `" << r.nodes[s.node].name << "`: " << stale_reason(r, s) << "\n";
+        for (const auto& s : r.stale) out << "- `" << safe(r.nodes[s.node].name) << "`: " << stale_reason(r, s) << "\n";
     }
     if (!r.unreadable.empty()) {
         out << "\n### Unreadable snapshots (" << r.unreadable.size() << ")\n\n";

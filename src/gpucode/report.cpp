@@ -4,16 +4,10 @@
 
 #include "formats/elf.hpp"
 #include "gpucode/inputs.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::gpucode {
 namespace {
-
-std::string human_size(std::uint64_t bytes) {
-    if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GB", bytes / 1e9);
-    if (bytes >= (1ull << 20)) return fmt::format("{:.0f} MB", bytes / 1e6);
-    if (bytes >= 1024) return fmt::format("{:.0f} kB", bytes / 1e3);
-    return fmt::format("{} bytes", bytes);
-}
 
 const char* kind_id(formats::FatbinKind k) {
     switch (k) {
@@ -111,7 +105,9 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
 void render_text(const ArchReport& report, std::ostream& out) {
     for (const auto& f : report.files) {
         const auto& s = f.scan;
-        out << s.path << "  (" << s.kind << ", " << human_size(s.size) << ", " << s.modules.size() << " GPU modules)\n";
+        out << cudoctor::report::outside_text(s.path, cudoctor::report::Medium::terminal) << "  (" << s.kind << ", "
+            << cudoctor::report::bytes_text(static_cast<double>(s.size), cudoctor::report::ByteStyle::decimal) << ", " << s.modules.size()
+            << " GPU modules)\n";
         if (auto sass = list_of(f.targets, formats::FatbinKind::sass, false); !sass.empty()) out << "  SASS    " << sass << "\n";
         if (auto ptx = list_of(f.targets, formats::FatbinKind::ptx, true); !ptx.empty()) out << "  PTX     " << ptx << "\n";
         if (auto lto = list_of(f.targets, formats::FatbinKind::lto_ir, false); !lto.empty()) out << "  LTO-IR  " << lto << "\n";
@@ -129,7 +125,8 @@ void render_text(const ArchReport& report, std::ostream& out) {
     }
     if (!report.without_gpu_code.empty()) {
         if (report.without_gpu_code.size() <= 5) {
-            for (const auto& p : report.without_gpu_code) out << p << ": no GPU code (no fatbin)\n";
+            for (const auto& p : report.without_gpu_code)
+                out << cudoctor::report::outside_text(p, cudoctor::report::Medium::terminal) << ": no GPU code (no fatbin)\n";
         } else {
             out << report.without_gpu_code.size() << " ELF files carry no GPU code (no fatbin)\n";
         }
@@ -152,8 +149,8 @@ void render_markdown(const ArchReport& report, std::ostream& out) {
             images += t.images;
             compressed += t.compressed;
         }
-        out << "| `" << f.scan.path << "` | " << list_of(f.targets, formats::FatbinKind::sass, false) << " | "
-            << list_of(f.targets, formats::FatbinKind::ptx, true) << " | " << compressed << "/" << images << " |";
+        out << "| `" << cudoctor::report::markdown_cell(f.scan.path) << "` | " << list_of(f.targets, formats::FatbinKind::sass, false)
+            << " | " << list_of(f.targets, formats::FatbinKind::ptx, true) << " | " << compressed << "/" << images << " |";
         for (const auto& v : f.verdicts) {
             out << " " << (v.mode == RunMode::cannot_run ? "**cannot run**" : to_id(v.mode));
             if (!v.via.empty()) out << " (" << v.via << ")";

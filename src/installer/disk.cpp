@@ -46,18 +46,4 @@ Expected<DiskInfo> disk_info(const std::string& folder) {
     return d;
 }
 
-std::string human_bytes(std::uint64_t n) {
-    const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-    if (n < 1024) return std::to_string(n) + (n == 1 ? " byte" : " bytes");
-    double v = static_cast<double>(n) / 1024;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v < 10 ? "%.1f %s" : "%.0f %s", v, units[u]);
-    return buf;
-}
-
 }  // namespace cudoctor::installer

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::installer {
 
@@ -25,7 +26,7 @@ Expected<DiskInfo> disk_info(const std::string& folder);
 /// The name of a statfs f_type value ("vfat" for MSDOS_SUPER_MAGIC), or "0x<hex>" when unknown.
 std::string fs_type_name(std::uint64_t magic);
 
-/// "4.0 GiB", "512 MiB", "37 KiB", "12 bytes".
-std::string human_bytes(std::uint64_t n);
+/// "4.0 GiB", "512 MiB", "37 KiB", "12 bytes": report::bytes_text's whole_from_ten style.
+inline std::string human_bytes(std::uint64_t n) { return report::bytes_text(static_cast<double>(n), report::ByteStyle::whole_from_ten); }
 
 }  // namespace cudoctor::installer

@@ -5,23 +5,25 @@
 #include <nlohmann/json.hpp>
 
 #include "installer/disk.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::installer {
 namespace {
 
-const char* paint(CheckStatus s) {
+report::Ink ink_of(CheckStatus s) {
     switch (s) {
-        case CheckStatus::ok: return "\033[32m";
-        case CheckStatus::bad: return "\033[31m";
-        case CheckStatus::warning: return "\033[33m";
-        default: return "\033[2m";
+        case CheckStatus::ok: return report::Ink::green;
+        case CheckStatus::bad: return report::Ink::red;
+        case CheckStatus::warning: return report::Ink::yellow;
+        default: return report::Ink::dim;
     }
 }
 
 }  // namespace
 
 void render_text(const VerifyReport& r, bool color, std::ostream& out) {
-    out << r.path << "  (" << human_bytes(r.size) << ", " << r.size << " bytes)\n";
+    const report::Painter painter(color);
+    out << report::outside_text(r.path, report::Medium::terminal) << "  (" << human_bytes(r.size) << ", " << r.size << " bytes)\n";
     out << "  " << r.kind_text << "\n";
     if (!r.name.product.empty()) {
         out << "  names:";
@@ -35,15 +37,15 @@ void render_text(const VerifyReport& r, bool color, std::ostream& out) {
         if (c.name == "kind") continue;  // said above
         std::string status = to_string(c.status);
         status.resize(7, ' ');
-        out << "  " << (color ? paint(c.status) : "") << status << (color ? "\033[0m" : "") << " " << c.name << ": " << c.message << "\n";
+        out << "  " << painter.paint(ink_of(c.status), status) << " " << c.name << ": "
+            << report::outside_text(c.message, report::Medium::terminal) << "\n";
     }
     if (r.bytes_read) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "  (read once: %s in %.2f s)\n", human_bytes(r.bytes_read).c_str(), r.pass_seconds);
         out << buf;
     }
-    const auto verdict_color = r.is_good() ? "\033[1;32m" : "\033[1;31m";
-    out << (color ? verdict_color : "") << "verdict: " << r.summary << (color ? "\033[0m" : "") << "\n";
+    out << painter.paint(r.is_good() ? report::Ink::bold_green : report::Ink::bold_red, "verdict: " + r.summary) << "\n";
     for (const auto& f : r.fixes) out << "  fix: " << f << "\n";
 }
 

@@ -2,12 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "kb/embedded.hpp"
 #include "kb/kb_data.hpp"
+#include "kb/load_table.hpp"
 #include "kb/table.hpp"
 
 namespace cudoctor::kb {
@@ -38,60 +35,18 @@ constexpr TableReader kReaders[] = {
     {"tensorflow_cuda.tsv", detail::read_tensorflow},
 };
 
-constexpr std::uintmax_t kMaxTableBytes = 8u << 20;
-
-Expected<std::string> read_override(const std::filesystem::path& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) return fail(Errc::io, "cannot read " + path.string() + ": " + ec.message());
-    if (size > kMaxTableBytes) return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) return fail(Errc::io, "cannot read " + path.string());
-    return text.str();
-}
-
 }  // namespace
 
 Expected<Kb> Kb::load(const std::optional<std::string>& override_dir) {
-    if (override_dir) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*override_dir, ec)) {
-            return fail(Errc::not_found, "knowledge-base directory " + *override_dir + " does not exist");
-        }
-    }
     auto data = std::make_shared<Data>();
     for (const auto& reader : kReaders) {
-        std::string text;
-        std::string shown_name(reader.name);
-        bool overridden = false;
-        if (override_dir) {
-            const auto path = std::filesystem::path(*override_dir) / reader.name;
-            std::error_code ec;
-            if (std::filesystem::is_regular_file(path, ec)) {
-                auto read = read_override(path);
-                if (!read) return Unexpected<Error>(read.error());
-                text = std::move(*read);
-                shown_name = path.string();
-                overridden = true;
-            }
-        }
-        if (!overridden) {
-            bool found = false;
-            for (const auto& table : embedded_tables()) {
-                if (table.name == reader.name) {
-                    text = std::string(table.text);
-                    found = true;
-                }
-            }
-            if (!found) return fail(Errc::not_found, "table " + std::string(reader.name) + " is not embedded");
-        }
-        auto table = Table::parse(shown_name, text);
+        auto text = load_table_text(reader.name, override_dir);
+        if (!text) return Unexpected<Error>(text.error());
+        auto table = Table::parse(text->shown_name, text->text);
         if (!table) return Unexpected<Error>(table.error());
         if (auto ok = reader.read(*table, *data); !ok) return Unexpected<Error>(ok.error());
         data->sources.emplace_back(std::string(reader.name), table->source());
-        if (overridden) data->overridden.emplace_back(reader.name);
+        if (text->overridden) data->overridden.emplace_back(reader.name);
     }
     return Kb(std::move(data));
 }

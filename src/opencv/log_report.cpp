@@ -4,18 +4,10 @@
 
 #include "common/text.hpp"
 #include "gpucode/compatibility.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::opencv {
 namespace {
-
-std::string join(const std::vector<std::string>& items, std::string_view sep = " ") {
-    std::string out;
-    for (const auto& s : items) {
-        if (!out.empty()) out += sep;
-        out += s;
-    }
-    return out;
-}
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
     return std::find(list.begin(), list.end(), item) != list.end();
@@ -39,7 +31,7 @@ std::string gpu_list_cc(const std::vector<gpucode::TargetGpu>& gpus) {
     std::vector<std::string> ccs;
     for (const auto& g : gpus)
         if (!contains(ccs, g.cc.str())) ccs.push_back(g.cc.str());
-    return join(ccs, ",");
+    return cudoctor::report::join(ccs, ",");
 }
 
 void judge_errors(const formats::OpencvBuildLog& log, const LogContext& ctx, std::vector<Verdict>& out) {
@@ -84,8 +76,8 @@ void judge_archs(const formats::OpencvBuildLog& log, const LogContext& ctx, std:
         return;
     }
     if (!log.has_gpu_arch_line) return;
-    const std::string summary =
-        "CUDA_ARCH_BIN " + (bin.empty() ? std::string("(none)") : join(bin)) + ", PTX " + (ptx.empty() ? std::string("(none)") : join(ptx));
+    const std::string summary = "CUDA_ARCH_BIN " + (bin.empty() ? std::string("(none)") : cudoctor::report::join(bin, " ")) + ", PTX " +
+                                (ptx.empty() ? std::string("(none)") : cudoctor::report::join(ptx, " "));
     if (ctx.gpus.empty()) {
         out.push_back({"GPU architectures", Status::info, summary, "", ""});
         return;
@@ -122,7 +114,7 @@ void judge_cuda(const formats::OpencvBuildLog& log, std::vector<Verdict>& out) {
     if (log.has_cuda_line) {
         if (log.cuda) {
             std::string s = "YES, CUDA " + (log.cuda_version.empty() ? std::string("(version not printed)") : log.cuda_version);
-            if (!log.cuda_features.empty()) s += " (" + join(log.cuda_features) + ")";
+            if (!log.cuda_features.empty()) s += " (" + cudoctor::report::join(log.cuda_features, " ") + ")";
             out.push_back({"CUDA", Status::enabled, s, "", ""});
         } else {
             out.push_back({"CUDA", Status::skipped, "NO",
@@ -244,19 +236,19 @@ void judge_modules(const formats::OpencvBuildLog& log, const LogContext& ctx, st
     std::vector<std::string> cuda_modules;
     for (const auto& m : log.to_be_built)
         if (is_cuda_module(m, true)) cuda_modules.push_back(m);
-    if (!cuda_modules.empty()) out.push_back({"CUDA modules", Status::enabled, join(cuda_modules), "", ""});
+    if (!cuda_modules.empty()) out.push_back({"CUDA modules", Status::enabled, cudoctor::report::join(cuda_modules, " "), "", ""});
 
     std::vector<std::string> cuda_unavailable;
     for (const auto& m : log.unavailable)
         if (is_cuda_module(m, log.cuda)) cuda_unavailable.push_back(m);
     if (!cuda_unavailable.empty()) {
         if (log.cuda)
-            out.push_back({"CUDA modules", Status::skipped, "Unavailable: " + join(cuda_unavailable),
+            out.push_back({"CUDA modules", Status::skipped, "Unavailable: " + cudoctor::report::join(cuda_unavailable, " "),
                            "the cuda* modules live in opencv_contrib, which this build did not include",
                            "-D OPENCV_EXTRA_MODULES_PATH=<opencv_contrib>/modules (the same version as OpenCV)"});
         else if (!ctx.build_information || log.has_cuda_line)
-            out.push_back({"CUDA modules", Status::skipped, "Unavailable: " + join(cuda_unavailable), "CUDA is not part of this build",
-                           "-D WITH_CUDA=ON -D OPENCV_EXTRA_MODULES_PATH=<opencv_contrib>/modules"});
+            out.push_back({"CUDA modules", Status::skipped, "Unavailable: " + cudoctor::report::join(cuda_unavailable, " "),
+                           "CUDA is not part of this build", "-D WITH_CUDA=ON -D OPENCV_EXTRA_MODULES_PATH=<opencv_contrib>/modules"});
     }
     for (const auto& m : log.unavailable) {
         if (is_cuda_module(m, log.cuda)) continue;

@@ -1,6 +1,5 @@
 #include "plan/apply.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <functional>
 
 #include "common/text.hpp"
+#include "host/files.hpp"
 
 namespace cudoctor::plan {
 namespace {
@@ -21,6 +21,9 @@ namespace fs = std::filesystem;
 using Outcome = std::optional<std::string>;
 
 std::string os_error(const std::string& what) { return what + ": " + std::strerror(errno); }
+
+/// A step's outcome from an Expected: nothing on success, else its message.
+Outcome outcome_of(const Expected<void>& done) { return done ? std::nullopt : Outcome(done.error().message); }
 
 /// Where a machine path lives on this computer, with every folder above it resolved inside the
 /// root (so a link in the image can never lead a write out of it).
@@ -124,38 +127,6 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
     }
 }
 
-/// Writes `data` to a new file beside `hp` and renames it over `hp`.
-Outcome atomic_write(const std::string& hp, const std::string& data, mode_t mode) {
-    const std::string tmp = hp + ".cudoctor-new";
-    ::unlink(tmp.c_str());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd < 0) return os_error(tmp);
-    std::size_t off = 0;
-    while (off < data.size()) {
-        const auto n = ::write(fd, data.data() + off, data.size() - off);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            auto e = os_error(tmp);
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return e;
-        }
-        off += static_cast<std::size_t>(n);
-    }
-    ::fchmod(fd, mode);
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        auto e = os_error(tmp);
-        ::unlink(tmp.c_str());
-        return e;
-    }
-    if (::rename(tmp.c_str(), hp.c_str()) != 0) {
-        auto e = os_error(hp);
-        ::unlink(tmp.c_str());
-        return e;
-    }
-    return std::nullopt;
-}
-
 Outcome atomic_symlink(const std::string& hp, const std::string& target) {
     const std::string tmp = hp + ".cudoctor-new";
     ::unlink(tmp.c_str());
@@ -167,6 +138,9 @@ Outcome atomic_symlink(const std::string& hp, const std::string& target) {
     }
     return std::nullopt;
 }
+
+/// The largest file a step may replace: its old bytes are kept in memory for undo.
+constexpr std::size_t kMaxUndoBytes = 64u << 20;
 
 /// What was there before a file step, so the step can be reversed.
 struct Saved {
@@ -189,20 +163,10 @@ Outcome save_state(const std::string& hp, Saved& saved) {
         return std::nullopt;
     }
     if (S_ISREG(st.st_mode)) {
-        if (st.st_size > (64 << 20)) return hp + ": too large to keep for undo";
-        std::string data;
-        const int fd = ::open(hp.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return os_error(hp);
-        char buf[65536];
-        for (;;) {
-            const auto n = ::read(fd, buf, sizeof buf);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) break;
-            data.append(buf, static_cast<std::size_t>(n));
-        }
-        ::close(fd);
+        auto data = host::read_capped(hp, kMaxUndoBytes);
+        if (!data) return data.error().code == Errc::too_large ? hp + ": too large to keep for undo" : data.error().message;
         saved.kind = Saved::Kind::file;
-        saved.content = std::move(data);
+        saved.content = std::move(*data);
         saved.mode = st.st_mode & 07777;
         return std::nullopt;
     }
@@ -215,7 +179,7 @@ Outcome restore(const std::string& hp, const Saved& saved) {
             if (exists_no_follow(hp) && ::unlink(hp.c_str()) != 0) return os_error(hp);
             return std::nullopt;
         case Saved::Kind::link: return atomic_symlink(hp, saved.link_target);
-        case Saved::Kind::file: return atomic_write(hp, saved.content, saved.mode);
+        case Saved::Kind::file: return outcome_of(host::write_atomically(hp, saved.content, saved.mode));
         case Saved::Kind::moved:
             if (::rename(saved.moved_to.c_str(), hp.c_str()) != 0) return os_error(saved.moved_to);
             return std::nullopt;
@@ -256,12 +220,12 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
             return atomic_symlink(*hp, s.target);
         case StepKind::write_file:
             if (auto e = save_state(*hp, saved)) return e;
-            return atomic_write(*hp, s.content, s.mode);
+            return outcome_of(host::write_atomically(*hp, s.content, s.mode));
         case StepKind::edit_file: {
             if (auto e = save_state(*hp, saved)) return e;
             if (saved.kind != Saved::Kind::file) return s.path + ": not a regular file";
             if (saved.content != s.before) return s.path + " changed since the plan was made";
-            return atomic_write(*hp, s.content, saved.mode);
+            return outcome_of(host::write_atomically(*hp, s.content, saved.mode));
         }
         case StepKind::remove_tree: {
             if (!exists_no_follow(*hp)) return std::nullopt;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/style.hpp"
+
 namespace cudoctor::recipe {
 
 namespace {
@@ -24,8 +26,8 @@ std::string single_quoted(const std::string& s) {
 }  // namespace
 
 std::string describe_request(const Request& r) {
-    std::string out;
-    auto add = [&](const std::string& s) { out += (out.empty() ? "" : " ") + s; };
+    std::vector<std::string> parts;
+    auto add = [&](std::string s) { parts.push_back(std::move(s)); };
     if (r.framework) add(r.framework->name + (r.framework->version.empty() ? "" : "==" + r.framework->version.str()));
     if (r.cuda) add("--cuda " + r.cuda->str());
     if (r.need_nvcc) add("--need nvcc");
@@ -33,12 +35,13 @@ std::string describe_request(const Request& r) {
     if (r.need_opencv) add("--need opencv");
     if (r.offline) add("--offline");
     if (r.fresh) add("--fresh");
-    return out.empty() ? "a CUDA toolkit" : out;
+    return parts.empty() ? "a CUDA toolkit" : report::join(parts, " ");
 }
 
 void render_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out) {
     out << "Recipe for " << describe_request(request) << "\n";
-    out << "  machine: " << target_line(plan.target) << "\n";
+    // The GPU name and OS come from the machine (its os-release may hold anything).
+    out << "  machine: " << report::outside_text(target_line(plan.target), report::Medium::terminal) << "\n";
     for (const auto& n : plan.target.notes) out << "  (" << n << ")\n";
     if (plan.refused) {
         out << "\nNo working set: " << plan.refused->reason << "\n";

@@ -1,45 +1,33 @@
 #include <fmt/format.h>
 
 #include "report/report.hpp"
+#include "report/style.hpp"
 #include "report/summary.hpp"
 
 namespace cudoctor::report {
-namespace {
-
-/// Table cells cannot hold '|' or newlines.
-std::string cell(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += "<br>";
-        else out += c;
-    }
-    return out.empty() ? "–" : out;
-}
-
-}  // namespace
-
 void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
     using detail::describe;
     out << "### cudoctor " << snap.tool_version << " report\n\n";
     out << "| layer | state |\n|---|---|\n";
-    for (const auto& g : snap.gpus) out << "| GPU | " << cell(describe(g)) << " |\n";
+    for (const auto& g : snap.gpus) out << "| GPU | " << markdown_cell(describe(g), "–") << " |\n";
     if (snap.gpus.empty()) out << "| GPU | no NVIDIA GPU on the PCI bus |\n";
-    out << "| Driver | " << cell(detail::describe_kernel_module(snap.driver)) << " |\n";
-    out << "| Driver | " << cell(detail::describe_user_space(snap.driver)) << " |\n";
-    if (!snap.driver.max_cuda.empty()) out << "| Driver | " << cell(detail::describe_max_cuda(snap.driver)) << " |\n";
-    for (const auto& tk : snap.toolkits) out << "| Toolkit | " << cell(describe(tk)) << " |\n";
+    out << "| Driver | " << markdown_cell(detail::describe_kernel_module(snap.driver), "–") << " |\n";
+    out << "| Driver | " << markdown_cell(detail::describe_user_space(snap.driver), "–") << " |\n";
+    if (!snap.driver.max_cuda.empty()) out << "| Driver | " << markdown_cell(detail::describe_max_cuda(snap.driver), "–") << " |\n";
+    for (const auto& tk : snap.toolkits) out << "| Toolkit | " << markdown_cell(describe(tk), "–") << " |\n";
     if (snap.toolkits.empty()) out << "| Toolkit | none installed |\n";
-    for (const auto& c : snap.cudnn) out << "| cuDNN | " << cell(describe(c)) << " |\n";
+    for (const auto& c : snap.cudnn) out << "| cuDNN | " << markdown_cell(describe(c), "–") << " |\n";
     if (snap.cudnn.empty()) out << "| cuDNN | none found |\n";
-    for (const auto& fw : snap.frameworks) out << "| Framework | " << cell(describe(fw)) << " |\n";
+    for (const auto& fw : snap.frameworks) out << "| Framework | " << markdown_cell(describe(fw), "–") << " |\n";
     const auto& env = snap.environment;
-    if (!env.nvcc_on_path.empty()) out << "| Environment | nvcc on PATH: " << cell(detail::join(env.nvcc_on_path, ", ")) << " |\n";
+    if (!env.nvcc_on_path.empty())
+        out << "| Environment | nvcc on PATH: " << markdown_cell(join(env.nvcc_on_path, ", ", true), "–") << " |\n";
     if (!env.cuda_symlink.empty())
-        out << "| Environment | /usr/local/cuda → " << cell(env.cuda_symlink) << (env.cuda_symlink_dangling ? " (dangling)" : "") << " |\n";
-    if (env.cuda_home) out << "| Environment | CUDA_HOME=" << cell(*env.cuda_home) << " |\n";
-    out << "| Platform | " << cell(detail::describe_platform(snap.platform)) << " |\n";
-    out << "| Platform | " << cell(detail::describe_platform_details(snap.platform)) << " |\n";
+        out << "| Environment | /usr/local/cuda → " << markdown_cell(env.cuda_symlink, "–")
+            << (env.cuda_symlink_dangling ? " (dangling)" : "") << " |\n";
+    if (env.cuda_home) out << "| Environment | CUDA_HOME=" << markdown_cell(*env.cuda_home, "–") << " |\n";
+    out << "| Platform | " << markdown_cell(detail::describe_platform(snap.platform), "–") << " |\n";
+    out << "| Platform | " << markdown_cell(detail::describe_platform_details(snap.platform), "–") << " |\n";
     if (!snap.notes.empty()) {
         out << "\n**Could not read**\n\n";
         for (const auto& n : snap.notes) out << "- " << detail::describe(n) << "\n";

@@ -3,34 +3,25 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::report::detail {
-
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (p.empty()) continue;
-        if (!out.empty()) out += sep;
-        out += p;
-    }
-    return out;
-}
 
 std::string describe(const snapshot::Gpu& gpu) {
     std::vector<std::string> parts;
     parts.push_back(gpu.name.empty() ? "unknown NVIDIA device" : gpu.name);
     parts.push_back("[" + gpu.pci_device_id + "]");
-    std::string head = join(parts, " ");
+    std::string head = join(parts, " ", true);
     std::vector<std::string> tail = {gpu.architecture, gpu.compute_capability.empty() ? "" : "compute " + gpu.compute_capability,
                                      gpu.bound_driver.empty() ? "no driver bound" : "driver " + gpu.bound_driver};
-    return gpu.bus_id + "  " + head + " · " + join(tail, " · ");
+    return gpu.bus_id + "  " + head + " · " + join(tail, " · ", true);
 }
 
 std::string describe(const snapshot::Toolkit& tk) {
     std::vector<std::string> tail = {tk.install_method, tk.has_nvcc ? "nvcc" : "no nvcc", tk.is_default ? "default (/usr/local/cuda)" : "",
                                      tk.first_on_path ? "first on PATH" : (tk.on_path ? "on PATH (shadowed)" : ""),
                                      tk.max_gcc ? fmt::format("gcc ≤ {}", *tk.max_gcc) : ""};
-    return fmt::format("CUDA {}  {}  {}", tk.version.empty() ? "?" : tk.version, tk.path, join(tail, " · "));
+    return fmt::format("CUDA {}  {}  {}", tk.version.empty() ? "?" : tk.version, tk.path, join(tail, " · ", true));
 }
 
 std::string describe(const snapshot::Cudnn& c) {
@@ -39,7 +30,7 @@ std::string describe(const snapshot::Cudnn& c) {
     if (!c.header_version.empty() && !c.library_versions.empty() && c.library_versions.front().find('.') != std::string::npos &&
         c.library_versions.front() != c.header_version)
         tail.push_back("header " + c.header_version + " ≠ library " + c.library_versions.front());
-    return fmt::format("cuDNN {}  {}  {}", c.version, c.path, join(tail, " · "));
+    return fmt::format("cuDNN {}  {}  {}", c.version, c.path, join(tail, " · ", true));
 }
 
 std::string describe(const snapshot::Framework& fw) {
@@ -48,7 +39,7 @@ std::string describe(const snapshot::Framework& fw) {
     else if (fw.cuda->empty()) cuda = "CUDA build";
     else cuda = "CUDA " + *fw.cuda;
     std::vector<std::string> tail = {cuda, fw.cudnn.empty() ? "" : "cuDNN " + fw.cudnn, fw.python};
-    return fmt::format("{} {}  {}", fw.name, fw.version.empty() ? "?" : fw.version, join(tail, " · "));
+    return fmt::format("{} {}  {}", fw.name, fw.version.empty() ? "?" : fw.version, join(tail, " · ", true));
 }
 
 std::string describe(const snapshot::ProbeNote& note) {
@@ -59,9 +50,9 @@ std::string describe(const snapshot::ProbeNote& note) {
 std::string describe_kernel_module(const snapshot::Driver& d) {
     if (!d.kernel_module_version.empty())
         return fmt::format("kernel module {} ({}){}", d.kernel_module_version, d.flavour.empty() ? "flavour unknown" : d.flavour,
-                           d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", "));
+                           d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", ", true));
     if (d.modules_known == std::optional<bool>(false)) return "kernel module: unknown (no /proc/modules, no /sys/module)";
-    std::string loaded = d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", ");
+    std::string loaded = d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", ", true);
     return "no nvidia kernel module loaded" + loaded;
 }
 
@@ -70,7 +61,8 @@ std::string describe_user_space(const snapshot::Driver& d) {
     std::vector<std::string> names;
     for (const auto& l : d.libraries) names.push_back(l.path);
     return fmt::format("user space {}: {}",
-                       d.user_space_versions.empty() ? "(version not in file names)" : join(d.user_space_versions, ", "), join(names, ", "));
+                       d.user_space_versions.empty() ? "(version not in file names)" : join(d.user_space_versions, ", ", true),
+                       join(names, ", ", true));
 }
 
 std::string describe_max_cuda(const snapshot::Driver& d) {
@@ -80,20 +72,21 @@ std::string describe_max_cuda(const snapshot::Driver& d) {
 }
 
 std::string describe_platform(const snapshot::Platform& p) {
-    std::string os = p.os_pretty.empty() ? join({p.os_id, p.os_version}, " ") : p.os_pretty;
+    std::string os = p.os_pretty.empty() ? join({p.os_id, p.os_version}, " ", true) : p.os_pretty;
     std::vector<std::string> parts = {os.empty() ? "unknown OS (no os-release)" : os, p.kernel.empty() ? "" : "kernel " + p.kernel, p.arch,
                                       p.glibc.empty() ? "" : "glibc " + p.glibc};
-    return join(parts, " · ");
+    return join(parts, " · ", true);
 }
 
 std::string describe_platform_details(const snapshot::Platform& p) {
     std::vector<std::string> gcc;
     for (int g : p.gcc_installed) gcc.push_back(std::to_string(g));
-    std::vector<std::string> parts = {p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ")) : "no gcc found",
+    std::vector<std::string> parts = {p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ", true))
+                                                    : "no gcc found",
                                       p.wsl ? "WSL2" : "", p.container.empty() ? "" : "container: " + p.container,
                                       p.virtualization.empty() ? "" : "virtual machine: " + p.virtualization,
                                       "Secure Boot " + (p.secure_boot.empty() ? std::string("unknown") : p.secure_boot)};
-    return join(parts, " · ");
+    return join(parts, " · ", true);
 }
 
 }  // namespace cudoctor::report::detail

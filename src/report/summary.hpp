@@ -20,6 +20,5 @@ std::string describe_user_space(const snapshot::Driver& d);
 std::string describe_max_cuda(const snapshot::Driver& d);
 std::string describe_platform(const snapshot::Platform& p);
 std::string describe_platform_details(const snapshot::Platform& p);
-std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
 }  // namespace cudoctor::report::detail

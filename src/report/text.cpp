@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "report/report.hpp"
+#include "report/style.hpp"
 #include "report/summary.hpp"
 
 namespace cudoctor::report {
@@ -10,27 +11,28 @@ using detail::describe;
 
 class Printer {
   public:
-    Printer(std::ostream& out, const TextOptions& options) : m_out(out), m_options(options) {}
+    Printer(std::ostream& out, const TextOptions& options) : m_out(out), m_options(options), m_painter(options.color) {}
 
-    void section(std::string_view title) { m_out << "\n" << paint("1", title) << "\n"; }
-    void ok(std::string_view line) { item(paint("32", "✓"), line); }
-    void warn(std::string_view line) { item(paint("33", "!"), line); }
-    void bad(std::string_view line) { item(paint("31", "✗"), line); }
-    void info(std::string_view line) { item(paint("2", "·"), line); }
+    void section(std::string_view title) { m_out << "\n" << m_painter.paint(Ink::bold, title) << "\n"; }
+    void ok(std::string_view line) { item(m_painter.paint(Ink::green, "✓"), line); }
+    void warn(std::string_view line) { item(m_painter.paint(Ink::yellow, "!"), line); }
+    void bad(std::string_view line) { item(m_painter.paint(Ink::red, "✗"), line); }
+    void info(std::string_view line) { item(m_painter.paint(Ink::dim, "·"), line); }
     void evidence(const std::vector<snapshot::Evidence>& ev) {
         if (!m_options.verbose) return;
-        for (const auto& e : ev) m_out << "      " << paint("2", "from " + e.source + (e.detail.empty() ? "" : ": " + e.detail)) << "\n";
+        for (const auto& e : ev)
+            m_out << "      " << m_painter.paint(Ink::dim, safe("from " + e.source + (e.detail.empty() ? "" : ": " + e.detail))) << "\n";
     }
-    void sub(std::string_view line) { m_out << "      " << line << "\n"; }
+    void sub(std::string_view line) { m_out << "      " << safe(line) << "\n"; }
 
   private:
-    void item(const std::string& mark, std::string_view line) { m_out << "  " << mark << " " << line << "\n"; }
-    std::string paint(std::string_view code, std::string_view s) const {
-        if (!m_options.color) return std::string(s);
-        return fmt::format("\033[{}m{}\033[0m", code, s);
-    }
+    // Every line carries names and paths read from the machine (a file name may hold ESC): our
+    // own words have no control characters, so the whole line goes through the one escape.
+    static std::string safe(std::string_view line) { return outside_text(line, Medium::terminal); }
+    void item(const std::string& mark, std::string_view line) { m_out << "  " << mark << " " << safe(line) << "\n"; }
     std::ostream& m_out;
     const TextOptions& m_options;
+    Painter m_painter;
 };
 
 void render_findings(const snapshot::Snapshot& snap, Printer& p) {
@@ -104,7 +106,7 @@ void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std
     if (snap.frameworks.empty()) p.info("no PyTorch, TensorFlow, JAX, CuPy, ONNX Runtime or Triton found");
     for (const auto& fw : snap.frameworks) {
         p.ok(describe(fw));
-        if (!fw.nvidia_wheels.empty() && options.verbose) p.sub("wheels: " + detail::join(fw.nvidia_wheels, ", "));
+        if (!fw.nvidia_wheels.empty() && options.verbose) p.sub("wheels: " + join(fw.nvidia_wheels, ", ", true));
         p.evidence(fw.evidence);
     }
 

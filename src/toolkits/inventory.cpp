@@ -48,16 +48,6 @@ bool inside(const std::string& path, const std::string& dir) {
 
 }  // namespace
 
-std::string human_size(std::uint64_t bytes) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = static_cast<double>(bytes);
-    int u = 0;
-    while (v >= 1024 && u < 4) v /= 1024, ++u;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-    return buf;
-}
-
 std::string label(const Entry& e) { return (e.release.empty() ? e.toolkit.version : e.release) + " (" + e.toolkit.path + ")"; }
 
 Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap, const InventoryOptions& options) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host/host.hpp"
+#include "report/style.hpp"
 #include "snapshot/snapshot.hpp"
 #include "toolkits/references.hpp"
 
@@ -42,8 +43,10 @@ std::string label(const Entry& e);
 /// through the Host. Unreadable parts are left out, never fatal.
 Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap, const InventoryOptions& options = {});
 
-/// "4.1 GiB", "812 MiB", "64 KiB".
-std::string human_size(std::uint64_t bytes);
+/// "4.1 GiB", "812.0 MiB", "64.0 KiB", "12 B": report::bytes_text's one_decimal style.
+inline std::string human_size(std::uint64_t bytes) {
+    return report::bytes_text(static_cast<double>(bytes), report::ByteStyle::one_decimal);
+}
 
 nlohmann::json to_json(const Inventory& inv);
 

@@ -155,10 +155,10 @@ Step driver_version_step(Context& ctx, int driver_cuda) {
         step.reason = needs.empty() ? "the driver runs CUDA ≤ " + have + " (no toolkit or framework to compare with)"
                                     : "the driver runs CUDA ≤ " + have + ", enough for every toolkit and framework found";
         if (!compat.empty())
-            step.reason += "; " + join(compat, ", ") + " run through minor-version compatibility (PTX JIT of newer code fails)";
+            step.reason += "; " + report::join(compat, ", ") + " run through minor-version compatibility (PTX JIT of newer code fails)";
         return step;
     }
-    step.reason = fmt::format("insufficient driver: it runs CUDA ≤ {}, but {} need(s) CUDA {}", have, join(too_new, ", "),
+    step.reason = fmt::format("insufficient driver: it runs CUDA ≤ {}, but {} need(s) CUDA {}", have, report::join(too_new, ", "),
                               highest ? highest->str() : "newer");
     std::optional<int> branch;
     if (highest)
@@ -269,7 +269,7 @@ Level level1(Context& ctx) {
         blame_child(api, cuda->child, "libcuda", ctx.snap);
     } else if (!cuda->init_result) {
         api.status = Status::fail;
-        api.reason = cuda->library + " is not a driver library: it lacks " + join(cuda->missing, ", ");
+        api.reason = cuda->library + " is not a driver library: it lacks " + report::join(cuda->missing, ", ");
         api.cause = "A file named libcuda.so.1 without the driver API was found first on the loader path.";
     } else if (*cuda->init_result != 0) {
         api = init_failed_step(ctx, *cuda, nvml ? *nvml : driver::NvmlAnswer{}, visible);

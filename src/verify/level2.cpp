@@ -164,7 +164,7 @@ Level nvcc_path(Context& ctx, Level level, const snapshot::Toolkit& tk) {
         if (!arch.empty()) argv.push_back("-arch=sm_" + arch);
         const auto start = std::chrono::steady_clock::now();
         auto run = ctx.host.run(argv, ctx.options.compile_timeout);
-        compile.details.push_back({"command", join(argv, " ")});
+        compile.details.push_back({"command", report::join(argv, " ")});
         if (!run) {
             compile.reason = run.error().message;
             blame(compile, ctx.snap, {}, "nvcc could not be run to the end.", "");
@@ -243,11 +243,11 @@ Level nvrtc_path(Context& ctx, Level level) {
     compile.details.push_back({"library", a.library.empty() ? nvrtc : a.library});
     const bool compiled = a.compile_result && *a.compile_result == 0 && a.ptx_bytes > 0;
     if (a.library.empty()) {
-        compile.reason = "libnvrtc cannot be loaded: " + join(a.tried, "; ");
+        compile.reason = "libnvrtc cannot be loaded: " + report::join(a.tried, "; ");
         blame(compile, ctx.snap, {}, "The NVRTC library is there but does not load (a missing dependency or a damaged file).",
               "ldd " + nvrtc);
     } else if (!a.compile_result) {
-        compile.reason = a.child.trouble().empty() ? "NVRTC lacks " + join(a.missing, ", ") : "NVRTC " + a.child.trouble();
+        compile.reason = a.child.trouble().empty() ? "NVRTC lacks " + report::join(a.missing, ", ") : "NVRTC " + a.child.trouble();
         blame(compile, ctx.snap, {}, "NVRTC did not compile the kernel.", "");
     } else if (!compiled) {
         compile.reason = fmt::format("nvrtcCompileProgram = {} ({}): {}", a.compile_text, *a.compile_result, first_error_line(a.log));

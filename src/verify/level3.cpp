@@ -39,7 +39,7 @@ void cudnn_steps(Context& ctx, Level& level) {
             load.status = Status::fail;
             load.reason = "could not start a child process: " + a.error().message;
         } else if (a->library.empty()) {
-            load.reason = "cannot be loaded: " + join(a->tried, "; ");
+            load.reason = "cannot be loaded: " + report::join(a->tried, "; ");
             blame(load, ctx.snap, {"cudnn-cuda-mismatch"},
                   "A cuDNN library that does not load: one of its parts (libcudnn_*.so) or "
                   "the CUDA libraries it needs are missing.",
@@ -171,8 +171,8 @@ Step framework_step(Context& ctx, const snapshot::Framework& fw) {
     }
     const auto count = driver::fact<int>(r, "device_count").value_or(0);
     const auto devices = driver::fact<std::vector<std::string>>(r, "devices").value_or(std::vector<std::string>{});
-    step.reason =
-        fmt::format("{} {} (CUDA {}) sees {} GPU(s){}", module, version, build, count, devices.empty() ? "" : ": " + join(devices, ", "));
+    step.reason = fmt::format("{} {} (CUDA {}) sees {} GPU(s){}", module, version, build, count,
+                              devices.empty() ? "" : ": " + report::join(devices, ", "));
     if (auto err = driver::fact<double>(r, "matmul_max_abs_err")) {
         step.details.push_back({"GPU matmul vs CPU", fmt::format("largest difference {:.3g}", *err)});
         if (*err > 1e-2) {

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "report/style.hpp"
 #include "verify/check_output.hpp"
 #include "verify/verify.hpp"
 
@@ -32,8 +33,6 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
 
 /// The reason a GPU step is skipped after level 1 failed.
 std::string needs_gpu(const Context& ctx);
-/// The parts with `sep` between them.
-std::string join(const std::vector<std::string>& parts, std::string_view sep);
 /// "23.6 GiB".
 std::string gib(std::uint64_t bytes);
 

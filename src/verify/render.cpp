@@ -3,19 +3,22 @@
 
 #include <fmt/format.h>
 
+#include "report/style.hpp"
 #include "verify/report.hpp"
 
 namespace cudoctor::verify {
 namespace {
 
-const char* colour_of(Status s) {
+report::Ink ink_of(Status s) {
     switch (s) {
-        case Status::pass: return "\033[32m";
-        case Status::fail: return "\033[31m";
-        case Status::skip: return "\033[33m";
+        case Status::pass: return cudoctor::report::Ink::green;
+        case Status::fail: return cudoctor::report::Ink::red;
+        case Status::skip: return cudoctor::report::Ink::yellow;
     }
-    return "";
+    return cudoctor::report::Ink::dim;
 }
+
+std::string safe(std::string_view text) { return cudoctor::report::outside_text(text, cudoctor::report::Medium::terminal); }
 
 void indented(std::ostream& out, std::string_view label, const std::string& text, std::string_view pad) {
     if (text.empty()) return;
@@ -24,36 +27,25 @@ void indented(std::ostream& out, std::string_view label, const std::string& text
     while (start <= text.size()) {
         auto end = text.find('\n', start);
         if (end == std::string::npos) end = text.size();
-        out << pad << (first ? label : std::string(label.size(), ' ')) << text.substr(start, end - start) << "\n";
+        out << pad << (first ? label : std::string(label.size(), ' ')) << safe(std::string_view(text).substr(start, end - start)) << "\n";
         first = false;
         start = end + 1;
     }
 }
 
-std::string escape_cell(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n') out += "<br>";
-        else out += c;
-    }
-    return out;
-}
-
 }  // namespace
 
 void render_text(const Report& report, bool color, std::ostream& out) {
-    const char* reset = color ? "\033[0m" : "";
-    const char* bold = color ? "\033[1m" : "";
-    out << bold << "cudoctor verify" << reset << (report.root != "/" && !report.root.empty() ? " (machine image " + report.root + ")" : "")
-        << "\n";
+    const cudoctor::report::Painter painter(color);
+    out << painter.paint(cudoctor::report::Ink::bold, "cudoctor verify")
+        << (report.root != "/" && !report.root.empty() ? " (machine image " + report.root + ")" : "") << "\n";
     for (const auto& o : report.overrides) out << "  override active: " << o << "\n";
     for (const auto& level : report.levels) {
-        out << "\n" << bold << "Level " << level.number << " — " << level.title << reset << "\n";
+        out << "\n" << painter.paint(cudoctor::report::Ink::bold, fmt::format("Level {} — {}", level.number, level.title)) << "\n";
         for (const auto& step : level.steps) {
-            out << "  " << (color ? colour_of(step.status) : "") << to_string(step.status) << reset << "  " << step.title << "\n";
+            out << "  " << painter.paint(ink_of(step.status), to_string(step.status)) << "  " << safe(step.title) << "\n";
             indented(out, "", step.reason, "        ");
-            for (const auto& d : step.details) out << "        " << d.key << ": " << d.value << "\n";
+            for (const auto& d : step.details) out << "        " << d.key << ": " << safe(d.value) << "\n";
             if (step.status == Status::fail) {
                 indented(out, "cause: ", step.cause + (step.rule.empty() ? "" : " [" + step.rule + "]"), "        ");
                 indented(out, "fix:   ", step.fix, "        ");
@@ -61,8 +53,8 @@ void render_text(const Report& report, bool color, std::ostream& out) {
         }
     }
     const Step* failed = first_failure(report);
-    out << "\n" << bold << (failed ? "FAIL" : "PASS") << reset;
-    if (failed) out << ": first broken link: " << failed->title;
+    out << "\n" << painter.paint(cudoctor::report::Ink::bold, failed ? "FAIL" : "PASS");
+    if (failed) out << ": first broken link: " << safe(failed->title);
     else out << ": every step that applies passed";
     out << "\n";
 }
@@ -70,16 +62,18 @@ void render_text(const Report& report, bool color, std::ostream& out) {
 void render_markdown(const Report& report, std::ostream& out) {
     const Step* failed = first_failure(report);
     out << "### cudoctor verify: " << (failed ? "FAIL" : "PASS") << "\n\n";
-    if (failed) out << "First broken link: **" << escape_cell(failed->title) << "**\n\n";
+    if (failed) out << "First broken link: **" << cudoctor::report::markdown_cell(failed->title) << "**\n\n";
     for (const auto& o : report.overrides) out << "> override active: `" << o << "`\n\n";
     for (const auto& level : report.levels) {
         out << "#### Level " << level.number << " — " << level.title << "\n\n| | step | result |\n|---|---|---|\n";
         for (const auto& step : level.steps)
-            out << "| " << to_string(step.status) << " | " << escape_cell(step.title) << " | " << escape_cell(step.reason) << " |\n";
+            out << "| " << to_string(step.status) << " | " << cudoctor::report::markdown_cell(step.title) << " | "
+                << cudoctor::report::markdown_cell(step.reason) << " |\n";
         out << "\n";
         for (const auto& step : level.steps) {
             if (step.status != Status::fail) continue;
-            out << "**" << escape_cell(step.title) << "** — " << step.cause << (step.rule.empty() ? "" : " (`" + step.rule + "`)") << "\n\n";
+            out << "**" << cudoctor::report::markdown_cell(step.title) << "** — " << step.cause
+                << (step.rule.empty() ? "" : " (`" + step.rule + "`)") << "\n\n";
             if (!step.fix.empty()) out << "```sh\n" << step.fix << "\n```\n\n";
         }
         bool any_details = false;

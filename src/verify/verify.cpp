@@ -12,15 +12,6 @@ std::string needs_gpu(const Context& ctx) {
     return "needs a working driver and GPU; level 1 failed" + (ctx.driver_trouble.empty() ? std::string() : ": " + ctx.driver_trouble);
 }
 
-std::string join(const std::vector<std::string>& parts, std::string_view sep) {
-    std::string out;
-    for (const auto& p : parts) {
-        if (!out.empty()) out += sep;
-        out += p;
-    }
-    return out;
-}
-
 std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024)); }
 
 }  // namespace detail

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "host/files.hpp"
 
 namespace cudoctor::watch {
 namespace {
@@ -25,6 +26,7 @@ constexpr const char* kProcessHeader = "time,elapsed_s,gpu,pid,name,used_memory_
 constexpr const char* kEventHeader = "time,elapsed_s,kind,code,gpu,pid,name,text\n";
 constexpr std::uintmax_t kMaxCsvBytes = 1ull << 30;
 constexpr std::size_t kMaxWarnings = 20;
+constexpr std::size_t kMaxMetaBytes = 1u << 20;  // watch.json: a few hundred bytes of settings
 
 Expected<void> write_all(int fd, std::string_view row, const std::string& what) {
     // One write(2) per row: appended whole, or (disk full) reported.
@@ -157,7 +159,8 @@ Expected<SampleLog> SampleLog::create(const std::string& dir, const nlohmann::js
         return Unexpected<Error>(!processes ? processes.error() : events.error());
     }
     SampleLog log(dir, *gpus, *processes, *events);
-    std::ofstream(dir + "/watch.json") << meta.dump(2) << "\n";
+    if (auto written = host::write_atomically(dir + "/watch.json", meta.dump(2) + "\n"); !written)
+        return Unexpected<Error>(written.error());
     return log;
 }
 
@@ -195,11 +198,8 @@ Expected<WatchRecord> read_watch_dir(const std::string& dir) {
     if (!std::filesystem::is_directory(dir, ec)) return fail(Errc::not_found, dir + " is not a folder");
     if (!std::filesystem::exists(dir + "/gpus.csv", ec)) return fail(Errc::not_found, dir + " holds no watch (no gpus.csv)");
     WatchRecord record;
-    {
-        std::ifstream meta(dir + "/watch.json");
-        if (meta) record.meta = nlohmann::json::parse(meta, nullptr, false);
-        if (!record.meta.is_object()) record.meta = nlohmann::json::object();
-    }
+    if (auto meta = host::read_capped(dir + "/watch.json", kMaxMetaBytes)) record.meta = nlohmann::json::parse(*meta, nullptr, false);
+    if (!record.meta.is_object()) record.meta = nlohmann::json::object();
     auto gpus = each_row(dir + "/gpus.csv", 14, record, [&](const std::vector<std::string>& c) {
         GpuRow r;
         auto elapsed = real(c[1]);

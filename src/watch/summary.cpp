@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::watch {
 namespace {
@@ -137,41 +138,43 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
 }
 
 void render_text(const Summary& s, std::ostream& out) {
+    // Process names, GPU names, kernel-log lines and paths come from outside: one escape.
+    const auto safe = [](std::string_view text) { return report::outside_text(text, report::Medium::terminal); };
     const auto processes = std::count_if(s.series.begin(), s.series.end(), [](const MemorySeries& m) { return !m.is_gpu; });
     out << fmt::format("cudoctor watch: {} of samples ({}), {} GPU{}, {} process{} — {}\n", clock_text(s.duration), s.samples,
-                       s.gpus.size(), s.gpus.size() == 1 ? "" : "s", processes, processes == 1 ? "" : "es", s.dir);
+                       s.gpus.size(), s.gpus.size() == 1 ? "" : "s", processes, processes == 1 ? "" : "es", safe(s.dir));
     out << "\nMemory trend\n";
     if (s.series.empty()) out << "  no memory samples\n";
     for (const auto& m : s.series) {
-        out << fmt::format("  {:<9} {}\n", to_string(m.trend.verdict), m.label);
+        out << fmt::format("  {:<9} {}\n", to_string(m.trend.verdict), safe(m.label));
         out << fmt::format("            {}\n", describe(m.trend));
         if (m.trend.verdict == TrendVerdict::leak || m.trend.verdict == TrendVerdict::sawtooth)
             out << "            " << m.trend.reason << "\n";
     }
     if (!s.gpus.empty()) out << "\nGPUs\n";
     for (const auto& g : s.gpus) {
-        out << fmt::format("  GPU {} {}{}\n", g.index, g.name.empty() ? "(no name)" : g.name, g.pci.empty() ? "" : " at " + g.pci);
+        out << fmt::format("  GPU {} {}{}\n", g.index, g.name.empty() ? "(no name)" : safe(g.name),
+                           g.pci.empty() ? "" : " at " + safe(g.pci));
         std::vector<std::string> parts;
         if (g.memory_total) parts.push_back(bytes_text(static_cast<double>(*g.memory_total)) + " memory");
         if (g.util_mean) parts.push_back(fmt::format("utilisation {} % on average", *g.util_mean));
         if (g.temperature_max) parts.push_back(fmt::format("up to {} °C", *g.temperature_max));
         if (g.power_max_mw) parts.push_back(fmt::format("up to {:.0f} W", *g.power_max_mw / 1000.0));
         if (g.sm_clock_min && g.sm_clock_max) parts.push_back(fmt::format("SM clock {}–{} MHz", *g.sm_clock_min, *g.sm_clock_max));
-        std::string line;
-        for (const auto& p : parts) line += (line.empty() ? "" : ", ") + p;
+        const std::string line = report::join(parts, ", ");
         if (!line.empty()) out << "    " << line << "\n";
     }
-    out << "\nDriver reports (" << (s.kernel_log.empty() ? "kernel log" : s.kernel_log) << ")\n";
+    out << "\nDriver reports (" << (s.kernel_log.empty() ? "kernel log" : safe(s.kernel_log)) << ")\n";
     if (s.reports.empty()) out << "  none\n";
     for (const auto& r : s.reports) {
         const auto& e = r.row;
         std::string what = e.kind == "xid" ? fmt::format("Xid {}", e.code) : e.kind == "sxid" ? fmt::format("SXid {}", e.code) : e.kind;
-        std::string where = e.gpu.empty() ? "" : " on " + e.gpu + (r.gpu ? fmt::format(" (GPU {})", *r.gpu) : "");
+        std::string where = e.gpu.empty() ? "" : " on " + safe(e.gpu) + (r.gpu ? fmt::format(" (GPU {})", *r.gpu) : "");
         std::string meaning = r.info ? r.info->meaning : e.kind == "xid" ? "not in the Xid table" : "";
         out << fmt::format("  {}  {}{}: {}\n", clock_text(e.elapsed), what, where, meaning);
         if (r.info) out << fmt::format("         cause: {}; NVIDIA: {}. {}\n", r.info->cause, r.info->action, r.info->advice);
-        if (e.pid) out << fmt::format("         process {}{}\n", *e.pid, e.name.empty() ? "" : " " + e.name);
-        out << "         " << e.text << "\n";
+        if (e.pid) out << fmt::format("         process {}{}\n", *e.pid, e.name.empty() ? "" : " " + safe(e.name));
+        out << "         " << safe(e.text) << "\n";
     }
     if (s.exit || !s.cuda_errors.empty()) {
         out << "\nCommand\n";
@@ -179,12 +182,13 @@ void render_text(const Summary& s, std::ostream& out) {
             if (s.exit->code >= 0) out << fmt::format("  exited with status {} after {}\n", s.exit->code, clock_text(s.exit->elapsed));
             else out << fmt::format("  ended by signal {} after {}\n", -s.exit->code, clock_text(s.exit->elapsed));
         }
-        for (const auto& e : s.cuda_errors) out << fmt::format("  {}  CUDA error: {}\n", clock_text(e.elapsed), e.text);
+        for (const auto& e : s.cuda_errors) out << fmt::format("  {}  CUDA error: {}\n", clock_text(e.elapsed), safe(e.text));
     }
     if (s.failed_samples)
-        out << fmt::format("\n{} sample{} failed; the first: {}\n", s.failed_samples, s.failed_samples == 1 ? "" : "s", s.first_failure);
-    for (const auto& w : s.warnings) out << "warning: " << w << "\n";
-    out << "\nPlot: " << s.dir << "/memory.svg\n";
+        out << fmt::format("\n{} sample{} failed; the first: {}\n", s.failed_samples, s.failed_samples == 1 ? "" : "s",
+                           safe(s.first_failure));
+    for (const auto& w : s.warnings) out << "warning: " << safe(w) << "\n";
+    out << "\nPlot: " << safe(s.dir) << "/memory.svg\n";
 }
 
 nlohmann::json to_json(const Summary& s) {

@@ -211,14 +211,6 @@ const char* to_string(TrendVerdict verdict) {
     return "?";
 }
 
-std::string bytes_text(double bytes) {
-    const double a = std::abs(bytes);
-    if (a >= 1024.0 * kMiB) return fmt::format("{:.3g} GiB", bytes / (1024.0 * kMiB));
-    if (a >= kMiB) return fmt::format("{:.3g} MiB", bytes / kMiB);
-    if (a >= 1024.0) return fmt::format("{:.3g} KiB", bytes / 1024.0);
-    return fmt::format("{:.0f} B", bytes);
-}
-
 std::string clock_text(double seconds) {
     if (!(seconds >= 0)) seconds = 0;
     if (seconds >= 1 && seconds < 60) return fmt::format("0:{:02d}", static_cast<int>(seconds));

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include "report/style.hpp"
 
 namespace cudoctor::watch {
 
@@ -53,8 +54,8 @@ struct Trend {
 /// troughs level (not a leak)", "too short to tell (5 samples)".
 [[nodiscard]] std::string describe(const Trend& trend);
 
-/// "1.5 GiB", "380 MiB", "12 KiB": binary units, three significant digits.
-[[nodiscard]] std::string bytes_text(double bytes);
+/// "1.5 GiB", "380 MiB", "12 KiB": report::bytes_text's significant style.
+[[nodiscard]] inline std::string bytes_text(double bytes) { return report::bytes_text(bytes, report::ByteStyle::significant); }
 /// "00:40", "26:05" (hours:minutes of a duration in seconds; from 1 s to a minute the seconds: "0:07").
 [[nodiscard]] std::string clock_text(double seconds);
 

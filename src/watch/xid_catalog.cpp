@@ -1,18 +1,14 @@
 #include "watch/xid_catalog.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
-#include "kb/embedded.hpp"
+#include "kb/load_table.hpp"
 #include "kb/table.hpp"
 
 namespace cudoctor::watch {
 namespace {
 
 constexpr std::string_view kTableName = "xid_codes.tsv";
-constexpr std::uintmax_t kMaxTableBytes = 1u << 20;
 
 }  // namespace
 
@@ -38,23 +34,9 @@ Expected<XidCatalog> XidCatalog::parse(std::string_view name, std::string_view t
 }
 
 Expected<XidCatalog> XidCatalog::load(const std::optional<std::string>& kb_dir) {
-    if (kb_dir) {
-        std::error_code ec;
-        if (!std::filesystem::is_directory(*kb_dir, ec))
-            return fail(Errc::not_found, "knowledge-base directory " + *kb_dir + " does not exist");
-        const auto path = std::filesystem::path(*kb_dir) / kTableName;
-        if (std::filesystem::is_regular_file(path, ec)) {
-            if (std::filesystem::file_size(path, ec) > kMaxTableBytes)
-                return fail(Errc::too_large, "cannot read " + path.string() + ": too large");
-            std::ifstream in(path, std::ios::binary);
-            std::ostringstream text;
-            text << in.rdbuf();
-            return parse(path.string(), text.str());
-        }
-    }
-    for (const auto& table : kb::embedded_tables())
-        if (table.name == kTableName) return parse(table.name, table.text);
-    return fail(Errc::not_found, "the Xid table (data/xid_codes.tsv) is not compiled in");
+    auto text = kb::load_table_text(kTableName, kb_dir);
+    if (!text) return Unexpected<Error>(text.error());
+    return parse(text->shown_name, text->text);
 }
 
 const XidInfo* XidCatalog::find(int code) const {

@@ -25,8 +25,9 @@ class XidCatalog {
     /// Parses the table text (kb::Table format). Errc::parse "NAME:LINE: …" for a missing
     /// column, a code that is not a number from 1 to 99999, a duplicated code, or an unknown cause.
     [[nodiscard]] static Expected<XidCatalog> parse(std::string_view name, std::string_view text);
-    /// The embedded table, or KB_DIR/xid_codes.tsv when given and present. Errc::not_found when
-    /// KB_DIR is not a folder; errors as parse().
+    /// The embedded table, or KB_DIR/xid_codes.tsv when given and present (kb::load_table_text:
+    /// Errc::not_found when KB_DIR is not a folder, "cannot read PATH: why" for an override that
+    /// cannot be read); then errors as parse().
     [[nodiscard]] static Expected<XidCatalog> load(const std::optional<std::string>& kb_dir);
 
     /// The code's row, or nullptr for a code the table does not know.
