@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/exit_status.hpp"
+#include "common/exit_status.hpp"
 #include "common/error.hpp"
 #include "snapshot/snapshot.hpp"
 

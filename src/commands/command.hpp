@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "commands/exit_status.hpp"
+#include "common/exit_status.hpp"
 
 namespace cudoctor::commands {
 

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "commands/exit_status.hpp"
+#include "common/exit_status.hpp"
 #include "common/error.hpp"
 
 namespace cudoctor::commands {
