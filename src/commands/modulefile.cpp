@@ -8,6 +8,7 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/modulefile.hpp"
@@ -70,7 +71,7 @@ ExitStatus run_modulefile(const ModulefileOptions& options) {
         }
         p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir +
                           " to MODULEPATH (module use " + *options.dir + ")");
-        return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, p, options.apply, options.json, std::cout));
+        return plan::print_or_apply(m.host, p, options.apply, options.json, std::cout);
     }
     if (options.json) {
         nlohmann::json list = nlohmann::json::array();

@@ -5,6 +5,7 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/switch_plan.hpp"
@@ -32,7 +33,7 @@ ExitStatus run_switch(const SwitchOptions& options) {
     if (!entry) return usage_error(options, entry.error());
     auto plan = toolkits::plan_switch(m.host, m.inventory, **entry);
     if (!plan) return usage_error(options, plan.error());
-    return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, *plan, options.apply, options.json, std::cout));
+    return plan::print_or_apply(m.host, *plan, options.apply, options.json, std::cout);
 }
 
 }  // namespace

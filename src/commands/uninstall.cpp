@@ -5,6 +5,7 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/uninstall_plan.hpp"
@@ -34,7 +35,7 @@ ExitStatus run_uninstall(const UninstallOptions& options) {
     if (!entry) return usage_error(options, entry.error());
     auto plan = toolkits::plan_uninstall(m.host, m.snap, m.inventory, **entry);
     if (!plan) return usage_error(options, plan.error());
-    return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, *plan, options.apply, options.json, std::cout));
+    return plan::print_or_apply(m.host, *plan, options.apply, options.json, std::cout);
 }
 
 }  // namespace
