@@ -1,4 +1,6 @@
 // cudoctor: parse arguments, dispatch to the chosen command, map the result to an exit code.
+#include <unistd.h>
+
 #include <exception>
 #include <iostream>
 #include <string>
@@ -44,13 +46,14 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
     }
-    commands::apply_color_mode(commands::parse_color_mode(color));
-    commands::set_quiet(quiet);
+    // Decided once, here, and handed to the command: no command reads a global for it.
+    const commands::Output output{std::cout, std::cerr, quiet, commands::decide_color(commands::parse_color_mode(color), STDOUT_FILENO),
+                                  ::isatty(STDERR_FILENO) == 1};
 
     try {
         for (const auto& c : all)
-            if (app.got_subcommand(c.app)) return static_cast<int>(c.run());
-        return static_cast<int>(all.front().run());  // no subcommand: check
+            if (app.got_subcommand(c.app)) return static_cast<int>(c.run(output));
+        return static_cast<int>(all.front().run(output));  // no subcommand: check
     } catch (const std::exception& e) {
         std::cerr << "cudoctor: internal error: " << e.what() << "\n";
         return static_cast<int>(ExitStatus::internal);

@@ -2,13 +2,13 @@
 // read from its fatbin headers) and whether each GPU runs it — "no kernel image is available
 // for execution on the device", predicted.
 #include <filesystem>
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "gpucode/inputs.hpp"
 #include "gpucode/report.hpp"
 #include "host/host.hpp"
@@ -22,29 +22,21 @@ namespace {
 struct ArchOptions {
     std::vector<std::string> inputs;
     std::vector<std::string> gpus;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;
     bool json = false;
     bool markdown = false;
     bool fast = false;
     bool full = false;
 };
 
-ExitStatus usage_error(const ArchOptions& options, const Error& e) { return report_error(e, options.json, "arch", std::cout, std::cerr); }
+ExitStatus usage_error(const ArchOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "arch", out, err);
+}
 
 /// This machine's GPUs (and its driver's CUDA, for PTX JIT), read by the GPU and driver probes.
-void machine_gpus(const host::Host& host, const kb::Kb& kb, gpucode::ArchReport& report) {
-    snapshot::Snapshot snap;
-    probe::Options options;
-    options.allow_processes = false;
-    probe::Context ctx(host, kb, options, snap);
-    probe::probe_gpus(ctx);
-    probe::probe_driver(ctx);
-    for (const auto& g : snap.gpus) {
-        auto cc = gpucode::parse_compute_capability(g.compute_capability);
-        if (!cc) continue;
-        report.gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
-    }
+void add_machine_gpus(const Machine& m, const ArchOptions& options, gpucode::ArchReport& report) {
+    const auto snap = take_snapshot(m.host, m.kb, options.machine, Probe::gpus_and_driver);
+    report.gpus = machine_gpus(snap);
     if (auto v = Version::parse(snap.driver.max_cuda)) report.driver_max_cuda = *v;
     if (report.gpus.empty())
         report.note = snap.gpus.empty() ? "No NVIDIA GPU found on this machine: give --gpu 8.9 or --gpu \"RTX 4090\" for a verdict."
@@ -60,11 +52,11 @@ std::vector<std::string> python_sites(const host::Host& host, const kb::Kb& kb) 
     return dirs;
 }
 
-ExitStatus run_arch(const ArchOptions& options) {
-    auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, kb.error());
-    auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-    if (!host) return usage_error(options, host.error());
+ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream& err) {
+    auto m = open_machine(options.machine);
+    if (!m) return usage_error(options, out, err, m.error());
+    const host::Host& host = m->host;
+    const kb::Kb& kb = m->kb;
 
     gpucode::ArchReport report;
     // Headers of the registered fatbins first: a small fraction of reading the file. Only when
@@ -72,36 +64,36 @@ ExitStatus run_arch(const ArchOptions& options) {
     // kernels in .ldata), unless --fast forbids it or --full asks for it from the start.
     report.depth = options.full ? gpucode::ScanDepth::full : gpucode::ScanDepth::registered;
     for (const auto& spec : options.gpus) {
-        auto gpu = gpucode::resolve_gpu(*kb, spec);
-        if (!gpu) return usage_error(options, gpu.error());
+        auto gpu = gpucode::resolve_gpu(kb, spec);
+        if (!gpu) return usage_error(options, out, err, gpu.error());
         report.gpus.push_back(std::move(*gpu));
     }
-    if (report.gpus.empty()) machine_gpus(*host, *kb, report);
+    if (report.gpus.empty()) add_machine_gpus(*m, options, report);
 
     // On this machine a relative path is taken from the working folder; in an image, from its root.
     std::vector<std::string> inputs;
     for (const auto& in : options.inputs) {
-        const bool relative_path = !in.starts_with('/') && !host->is_rooted() && std::filesystem::exists(in);
+        const bool relative_path = !in.starts_with('/') && !host.is_rooted() && std::filesystem::exists(in);
         inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
     }
     bool wants_packages = false;
-    for (const auto& in : inputs) wants_packages = wants_packages || !host->exists(in);
-    const auto expansion = gpucode::expand_inputs(*host, inputs, wants_packages ? python_sites(*host, *kb) : std::vector<std::string>{});
+    for (const auto& in : inputs) wants_packages = wants_packages || !host.exists(in);
+    const auto expansion = gpucode::expand_inputs(host, inputs, wants_packages ? python_sites(host, kb) : std::vector<std::string>{});
     const gpucode::ArchReport before_scan = report;
     report.errors = expansion.errors;
-    gpucode::scan_into(*host, expansion.files, report);
+    gpucode::scan_into(host, expansion.files, report);
     if (!options.fast && !options.full && report.any_cannot_run()) {
         report = before_scan;
         report.depth = gpucode::ScanDepth::full;
         report.errors = expansion.errors;
-        gpucode::scan_into(*host, expansion.files, report);
+        gpucode::scan_into(host, expansion.files, report);
     }
 
-    if (options.json) std::cout << gpucode::to_json(report).dump(2) << "\n";
-    else if (options.markdown) gpucode::render_markdown(report, std::cout);
-    else gpucode::render_text(report, std::cout);
+    if (options.json) out << gpucode::to_json(report).dump(2) << "\n";
+    else if (options.markdown) gpucode::render_markdown(report, out);
+    else gpucode::render_text(report, out);
     if (!options.json)
-        for (const auto& [path, e] : report.errors) std::cerr << "cudoctor arch: " << e.message << "\n";
+        for (const auto& [path, e] : report.errors) err << "cudoctor arch: " << e.message << "\n";
 
     if (!report.errors.empty()) return ExitStatus::usage;
     return report.any_cannot_run() ? ExitStatus::problems : ExitStatus::healthy;
@@ -124,9 +116,8 @@ Command add_arch_command(CLI::App& app) {
         ->excludes("--fast");
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--markdown", options->markdown, "print a Markdown table");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): paths and GPUs are read there");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_arch(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_arch(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

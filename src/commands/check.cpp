@@ -8,17 +8,12 @@
 #include <cstdio>
 #include <cstring>
 
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "commands/command.hpp"
-#include "commands/terminal.hpp"
-#include "host/host.hpp"
 #include "kb/kb.hpp"
-#include "probe/context.hpp"
 #include "report/report.hpp"
 #include "rules/rules.hpp"
 #include "snapshot/snapshot_json.hpp"
@@ -101,21 +96,20 @@ Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
 }
 
 ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
-    auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, out, err, kb.error());
-
+    std::optional<kb::Kb> kb;
     snapshot::Snapshot snap;
     if (options.snapshot_file) {
+        auto loaded_kb = kb::Kb::load(options.machine.kb_dir);
+        if (!loaded_kb) return usage_error(options, out, err, loaded_kb.error());
+        kb = std::move(*loaded_kb);
         auto loaded = load_snapshot(*options.snapshot_file);
         if (!loaded) return usage_error(options, out, err, loaded.error());
         snap = std::move(*loaded);
     } else {
-        auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-        if (!host) return usage_error(options, out, err, host.error());
-        probe::Options probe_options;
-        probe_options.pythons = options.pythons;
-        probe_options.allow_processes = !options.no_exec;
-        snap = probe::probe_machine(*host, *kb, probe_options);
+        auto machine = open_machine(options.machine, {.probe = Probe::all});
+        if (!machine) return usage_error(options, out, err, machine.error());
+        kb = std::move(machine->kb);
+        snap = std::move(machine->snap);
     }
     // Findings are always recomputed: a snapshot from an older cudoctor gets today's rules.
     snap.findings = rules::evaluate(snap, *kb);
@@ -137,22 +131,20 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
 Command add_check_command(CLI::App& app) {
     auto options = std::make_shared<CheckOptions>();
     auto* cmd = app.add_subcommand("check", "inventory the CUDA stack: GPU, driver, toolkits, cuDNN, frameworks, and what is wrong");
-    cmd->add_option("--root", options->root, "probe a machine image (a folder laid out like /) instead of this machine");
-    cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")->excludes("--root");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    const auto shared = add_machine_options(cmd, options->machine, {.python = true, .no_exec = true});
+    cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")
+        ->excludes(shared.root);
     cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON");
     cmd->add_option("-o,--output", options->output,
                     "write the report to FILE (atomically) instead of stdout; %h in FILE becomes the host name")
         ->type_name("FILE");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
     cmd->add_flag("-v,--verbose", options->verbose, "show the evidence of every fact");
-    cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");
-    cmd->add_flag("--no-exec", options->no_exec, "never start a child process (not even nvcc --version)");
     cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")->check(CLI::IsMember({"error", "warning"}));
-    return {cmd, [options] {
-                options->color = color_enabled(STDOUT_FILENO);
-                options->quiet = quiet();
-                return run_check(*options, std::cout, std::cerr);
+    return {cmd, [options](const Output& o) {
+                options->color = o.color;
+                options->quiet = o.quiet;
+                return run_check(*options, o.out, o.err);
             }};
 }
 

@@ -4,26 +4,24 @@
 #include <string>
 #include <vector>
 
-#include "commands/exit_status.hpp"
+#include "commands/machine.hpp"
 #include "common/error.hpp"
+#include "common/exit_status.hpp"
 #include "snapshot/snapshot.hpp"
 
 namespace cudoctor::commands {
 
 struct CheckOptions {
     bool quiet = false;                        ///< --quiet: the verdict line only
-    std::optional<std::string> root;           ///< --root DIR: probe a machine image
+    MachineOptions machine;                    ///< --root, --kb, --python, --no-exec
     std::optional<std::string> snapshot_file;  ///< --snapshot FILE: render a saved snapshot
-    std::optional<std::string> kb_dir;         ///< --kb DIR: newer knowledge-base tables
     /// --output FILE: write the report there (atomically: a temporary file renamed over it)
     /// instead of to stdout; "%h" in it becomes the machine's host name, "%%" a "%".
     std::optional<std::string> output;
-    std::vector<std::string> pythons;  ///< --python PATH (repeatable)
     bool json = false;
     bool markdown = false;
     bool verbose = false;
-    bool color = false;
-    bool no_exec = false;           ///< --no-exec: never start a child process
+    bool color = false;             ///< ANSI colours (main's decision for standard output)
     std::string fail_on = "error";  ///< "error" | "warning"
 };
 

@@ -1,17 +1,28 @@
 #pragma once
 // How main.cpp meets a subcommand: each commands/<name>.cpp adds its subcommand and options to
-// the CLI11 app and returns what to run when the user chose it.
+// the CLI11 app and returns what to run when the user chose it. main decides the output once,
+// from the global options, and hands it to the command that runs.
 #include <functional>
+#include <ostream>
 
 #include <CLI/CLI.hpp>
 
-#include "commands/exit_status.hpp"
+#include "common/exit_status.hpp"
 
 namespace cudoctor::commands {
 
+/// Where a command writes and how: decided once by main (-q/--quiet, --color, the terminals).
+struct Output {
+    std::ostream& out;             ///< results (standard output)
+    std::ostream& err;             ///< errors, warnings and progress (standard error)
+    bool quiet = false;            ///< -q/--quiet: the one-line verdict (and errors) only
+    bool color = false;            ///< ANSI colours on `out`: --color, else NO_COLOR/CLICOLOR_FORCE/TERM and a terminal
+    bool err_is_terminal = false;  ///< `err` is a terminal: a progress bar or a live status line may be drawn
+};
+
 struct Command {
-    CLI::App* app = nullptr;          ///< the subcommand, for "was it chosen?"
-    std::function<ExitStatus()> run;  ///< called after a successful parse, writes to std::cout/cerr
+    CLI::App* app = nullptr;                       ///< the subcommand, for "was it chosen?"
+    std::function<ExitStatus(const Output&)> run;  ///< called after a successful parse
 };
 
 Command add_check_command(CLI::App& app);

@@ -1,18 +1,14 @@
 // `cudoctor compare REF TEST`: layer-by-layer numeric alignment of two dumps of named tensors
 // (safetensors, .npz, a folder of .npy) — the check that accepts a move to another backend, and
 // the first layer where it went wrong.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "commands/terminal.hpp"
 #include "compare/compare.hpp"
 #include "compare/plot.hpp"
 #include "compare/report.hpp"
@@ -30,11 +26,9 @@ struct CompareCliOptions {
     bool check_dtype = false;
     bool json = false;
     unsigned threads = 0;
+    bool quiet = false;  ///< main's -q/--quiet: the one-line count only
+    bool color = false;  ///< main's colour decision for standard output
 };
-
-ExitStatus usage_error(const CompareCliOptions& options, const Error& e) {
-    return report_error(e, options.json, "compare", std::cout, std::cerr);
-}
 
 /// A path from the command line, taken from the working folder when relative.
 std::string machine_path(const std::string& path) {
@@ -50,7 +44,10 @@ Expected<std::string> read_text(const host::Host& host, const std::string& path,
     return text;
 }
 
-ExitStatus run_compare(const CompareCliOptions& o) {
+ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostream& err) {
+    const auto usage_error = [&](const CompareCliOptions& options, const Error& e) {
+        return report_error(e, options.json, "compare", out, err);
+    };
     const host::Host host = host::Host::real();
     compare::CompareOptions options;
     options.sort_by_name = o.sort == "name";
@@ -90,13 +87,13 @@ ExitStatus run_compare(const CompareCliOptions& o) {
         if (svg) svg << compare::render_svg(result);
         if (!svg || !svg.flush()) return usage_error(o, {Errc::io, "cannot write the plot to " + *o.plot});
     }
-    if (o.json) std::cout << compare::to_json(result).dump(2) << "\n";
-    else if (quiet()) {
-        std::cout << result.results.size() << " tensors compared: " << result.count(compare::Status::fail) << " fail";
-        if (result.first_failure) std::cout << "; first failure: " << result.results[*result.first_failure].name;
-        std::cout << "\n";
+    if (o.json) out << compare::to_json(result).dump(2) << "\n";
+    else if (o.quiet) {
+        out << result.results.size() << " tensors compared: " << result.count(compare::Status::fail) << " fail";
+        if (result.first_failure) out << "; first failure: " << result.results[*result.first_failure].name;
+        out << "\n";
     } else {
-        compare::render_text(result, std::cout, color_enabled(STDOUT_FILENO));
+        compare::render_text(result, out, o.color);
     }
     return result.count(compare::Status::fail) ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -123,7 +120,11 @@ Command add_compare_command(CLI::App& app) {
     cmd->add_option("--threads", o->threads, "threads for large tensors (default: one per CPU)");
     cmd->add_option("--plot", o->plot, "write an SVG chart of each layer's relative error (log scale) with the tolerance line");
     cmd->add_flag("--json", o->json, "print JSON");
-    return {cmd, [o] { return run_compare(*o); }};
+    return {cmd, [o](const Output& output) {
+                o->quiet = output.quiet;
+                o->color = output.color;
+                return run_compare(*o, output.out, output.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 #include <fstream>
-#include <iostream>
 #include <memory>
 #include <set>
 
 #include "commands/build_info.hpp"
+#include "commands/machine.hpp"
 #include "common/text.hpp"
-#include "host/host.hpp"
-#include "kb/kb.hpp"
-#include "probe/context.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -79,9 +76,9 @@ std::string footer_of(const CLI::App& app) {
     return std::string(text::trim(app.get_footer()));
 }
 
-ExitStatus write_or_print(const std::string& text, const std::string& output) {
+ExitStatus write_or_print(const std::string& text, const std::string& output, const Output& o) {
     if (output.empty() || output == "-") {
-        std::cout << text;
+        o.out << text;
         return ExitStatus::healthy;
     }
     const std::string tmp = output + ".tmp";
@@ -89,12 +86,12 @@ ExitStatus write_or_print(const std::string& text, const std::string& output) {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out << text;
         if (!out.flush()) {
-            std::cerr << "cudoctor __generate: cannot write " << tmp << "\n";
+            o.err << "cudoctor __generate: cannot write " << tmp << "\n";
             return ExitStatus::usage;
         }
     }
     if (std::rename(tmp.c_str(), output.c_str()) != 0) {
-        std::cerr << "cudoctor __generate: cannot rename " << tmp << " to " << output << "\n";
+        o.err << "cudoctor __generate: cannot rename " << tmp << " to " << output << "\n";
         std::remove(tmp.c_str());
         return ExitStatus::usage;
     }
@@ -106,10 +103,10 @@ struct GenerateOptions {
     std::string output;
 };
 
-ExitStatus run_generate(CLI::App& app, const GenerateOptions& o) {
+ExitStatus run_generate(CLI::App& app, const GenerateOptions& o, const Output& output) {
     if (o.what == "examples") {
         const auto broken = broken_examples(app);
-        for (const auto& line : broken) std::cout << line << "\n";
+        for (const auto& line : broken) output.out << line << "\n";
         return broken.empty() ? ExitStatus::healthy : ExitStatus::problems;
     }
     const CliDoc doc = describe_cli(app);
@@ -120,30 +117,22 @@ ExitStatus run_generate(CLI::App& app, const GenerateOptions& o) {
     } else if (o.what == "bash") text = bash_completion(doc);
     else if (o.what == "zsh") text = zsh_completion(doc);
     else text = fish_completion(doc);
-    return write_or_print(text, o.output);
+    return write_or_print(text, o.output, output);
 }
 
 struct CompleteOptions {
     std::string what;
-    std::optional<std::string> root;
+    MachineOptions machine;  ///< --root only
 };
 
 /// Installed toolkit versions, one per line, for Tab: no child processes, errors stay silent
 /// (a completion must never print noise into the user's command line).
-ExitStatus run_complete(const CompleteOptions& o) {
-    auto kb = kb::Kb::load(std::nullopt);
-    if (!kb) return ExitStatus::usage;
-    auto host = o.root ? host::Host::rooted(*o.root) : Expected<host::Host>(host::Host::real());
-    if (!host) return ExitStatus::usage;
-    snapshot::Snapshot snap;
-    probe::Options options;
-    options.allow_processes = false;
-    probe::Context ctx(*host, *kb, options, snap);
-    probe::probe_environment(ctx);
-    probe::probe_toolkits(ctx);
+ExitStatus run_complete(const CompleteOptions& o, std::ostream& out) {
+    auto m = open_machine(o.machine, {.probe = Probe::toolkits});
+    if (!m) return ExitStatus::usage;
     std::set<std::string> seen;
-    for (const auto& t : snap.toolkits)
-        if (!t.version.empty() && seen.insert(t.version).second) std::cout << t.version << "\n";
+    for (const auto& t : m->snap.toolkits)
+        if (!t.version.empty() && seen.insert(t.version).second) out << t.version << "\n";
     return ExitStatus::healthy;
 }
 
@@ -225,9 +214,10 @@ std::vector<Command> add_docs_commands(CLI::App& app) {
     auto* complete = app.add_subcommand("__complete", "values for shell completion");
     complete->group("");
     complete->add_option("what", comp->what, "toolkits")->required()->check(CLI::IsMember({"toolkits"}));
-    complete->add_option("--root", comp->root, "a machine image");
+    add_machine_options(complete, comp->machine, {.kb = false});
 
-    return {{generate, [&app, gen] { return run_generate(app, *gen); }}, {complete, [comp] { return run_complete(*comp); }}};
+    return {{generate, [&app, gen](const Output& o) { return run_generate(app, *gen, o); }},
+            {complete, [comp](const Output& o) { return run_complete(*comp, o.out); }}};
 }
 
 }  // namespace cudoctor::commands

@@ -20,9 +20,9 @@ struct EnvDoc {
 
 // Every CUDOCTOR_* variable read in src/ must be here: tests/unit/docs_man_test.cpp greps for them.
 constexpr std::array<EnvDoc, 13> k_environment = {{
-    {"NO_COLOR", "When set and not empty, no output is coloured (https://no-color.org). --color=never sets it for child processes too."},
+    {"NO_COLOR", "When set and not empty, no output is coloured (https://no-color.org), unless --color=always."},
     {"CLICOLOR_FORCE",
-     "When set and neither empty nor 0, output is coloured even when it is not a terminal (unless NO_COLOR is set). --color=always sets it."},
+     "When set and neither empty nor 0, output is coloured even when it is not a terminal (unless NO_COLOR is set or --color=never)."},
     {"TERM", "TERM=dumb turns colour off in --color=auto."},
     {"CUDOCTOR_OVERRIDE_DRIVER_VERSION",
      "Pretend the NVIDIA driver has this version (550.54.14). Read from the probed machine's environment; the report says the override is active."},

@@ -4,8 +4,8 @@
 #include <ostream>
 #include <string_view>
 
-#include "commands/exit_status.hpp"
 #include "common/error.hpp"
+#include "common/exit_status.hpp"
 
 namespace cudoctor::commands {
 

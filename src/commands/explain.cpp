@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,11 +15,10 @@
 #include "commands/check.hpp"
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "explain/explain.hpp"
 #include "explain/render.hpp"
-#include "host/host.hpp"
 #include "kb/kb.hpp"
-#include "probe/context.hpp"
 #include "snapshot/snapshot_json.hpp"
 
 namespace cudoctor::commands {
@@ -29,19 +27,16 @@ namespace {
 struct ExplainOptions {
     std::vector<std::string> texts;            ///< the error text given as arguments
     std::optional<std::string> log;            ///< --log FILE ("-" = standard input)
-    std::optional<std::string> root;           ///< --root DIR
+    MachineOptions machine;                    ///< --root, --kb, --python, --no-exec
     std::optional<std::string> snapshot_file;  ///< --snapshot FILE
-    std::optional<std::string> kb_dir;
-    std::vector<std::string> pythons;
     bool json = false;
     bool no_machine = false;
-    bool no_exec = false;
 };
 
 constexpr std::size_t kReadChunk = 1u << 20;
 
-ExitStatus usage_error(const ExplainOptions& options, const Error& e) {
-    return report_error(e, options.json, "explain", std::cout, std::cerr);
+ExitStatus usage_error(const ExplainOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "explain", out, err);
 }
 
 /// Streams a file descriptor through the reader in chunks (never all in memory).
@@ -77,31 +72,39 @@ Expected<void> read_log(const std::string& file, explain::Reader& reader) {
     return ok;
 }
 
-ExitStatus run_explain(const ExplainOptions& options) {
+ExitStatus run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
     if (!options.texts.empty() && options.log)
-        return usage_error(options, {Errc::usage, "give the error either as text or with --log, not both"});
+        return usage_error(options, out, err, {Errc::usage, "give the error either as text or with --log, not both"});
     if (options.texts.empty() && !options.log && ::isatty(STDIN_FILENO))
-        return usage_error(options, {Errc::usage,
-                                     "nothing to explain: give the error text, --log FILE, or pipe a log into it "
-                                     "(make 2>&1 | cudoctor explain)"});
-    auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, kb.error());
-    auto rows = explain::load_catalog(options.kb_dir);
-    if (!rows) return usage_error(options, rows.error());
+        return usage_error(options, out, err,
+                           {Errc::usage,
+                            "nothing to explain: give the error text, --log FILE, or pipe a log into it "
+                            "(make 2>&1 | cudoctor explain)"});
+    // The machine the causes are checked against: opened (not yet probed) before any reading, so
+    // a broken root is a usage error at once; only the KB when there is none to open.
+    const bool wants_host = !options.snapshot_file && !options.no_machine;
+    std::optional<Machine> machine;
+    std::optional<kb::Kb> kb;
+    if (wants_host) {
+        auto m = open_machine(options.machine);
+        if (!m) return usage_error(options, out, err, m.error());
+        machine = std::move(*m);
+        kb = machine->kb;
+    } else {
+        auto loaded = kb::Kb::load(options.machine.kb_dir);
+        if (!loaded) return usage_error(options, out, err, loaded.error());
+        kb = std::move(*loaded);
+    }
+    auto rows = explain::load_catalog(options.machine.kb_dir);
+    if (!rows) return usage_error(options, out, err, rows.error());
     auto reader = explain::Reader::create(std::move(*rows));
-    if (!reader) return usage_error(options, reader.error());
-    // A broken snapshot or root is a usage error before any reading.
+    if (!reader) return usage_error(options, out, err, reader.error());
+    // A broken snapshot is a usage error before any reading, too.
     std::optional<snapshot::Snapshot> loaded;
     if (options.snapshot_file) {
         auto s = load_snapshot(*options.snapshot_file);
-        if (!s) return usage_error(options, s.error());
+        if (!s) return usage_error(options, out, err, s.error());
         loaded = std::move(*s);
-    }
-    std::optional<host::Host> host;
-    if (!options.snapshot_file && !options.no_machine) {
-        auto h = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-        if (!h) return usage_error(options, h.error());
-        host = std::move(*h);
     }
 
     if (!options.texts.empty()) {
@@ -110,7 +113,7 @@ ExitStatus run_explain(const ExplainOptions& options) {
             reader->feed("\n");
         }
     } else if (auto ok = read_log(options.log.value_or("-"), *reader); !ok) {
-        return usage_error(options, ok.error());
+        return usage_error(options, out, err, ok.error());
     }
     reader->finish();
     auto causes = reader->causes();
@@ -120,16 +123,13 @@ ExitStatus run_explain(const ExplainOptions& options) {
         if (loaded) {
             ctx.machine = "snapshot " + *options.snapshot_file;
         } else {
-            probe::Options probe_options;
-            probe_options.pythons = options.pythons;
-            probe_options.allow_processes = !options.no_exec;
-            loaded = probe::probe_machine(*host, *kb, probe_options);
-            ctx.machine = options.root ? "root " + *options.root : "this machine";
+            loaded = take_snapshot(machine->host, *kb, options.machine, Probe::all);
+            ctx.machine = options.machine.root ? "root " + *options.machine.root : "this machine";
         }
         explain::tie_to_machine(causes, *loaded, *kb);
     }
-    if (options.json) explain::render_json(causes, ctx, std::cout);
-    else explain::render_text(causes, ctx, std::cout);
+    if (options.json) explain::render_json(causes, ctx, out);
+    else explain::render_text(causes, ctx, out);
     return causes.empty() ? ExitStatus::problems : ExitStatus::healthy;
 }
 
@@ -140,19 +140,16 @@ Command add_explain_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("explain", "read an error message or a log, name its root cause, and check it against this machine");
     cmd->add_option("text", options->texts, "the error message (else --log FILE, else standard input)");
     cmd->add_option("--log", options->log, "read a whole log file (build, pytest, apt, a traceback…); - for standard input");
-    cmd->add_option("--root", options->root, "check the causes against a machine image (a folder laid out like /)");
-    cmd->add_option("--snapshot", options->snapshot_file,
-                    "check the causes against a saved snapshot (check --json) of the machine where the error happened")
-        ->excludes("--root");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables (and error_catalog.tsv) from DIR");
-    cmd->add_option("--python", options->pythons, "also inspect this Python interpreter's packages (repeatable)");
+    const auto shared = add_machine_options(cmd, options->machine, {.python = true, .no_exec = true});
+    auto* snapshot = cmd->add_option("--snapshot", options->snapshot_file,
+                                     "check the causes against a saved snapshot (check --json) of the machine where the error happened")
+                         ->excludes(shared.root);
     cmd->add_flag("--json", options->json, "print the causes as JSON");
     cmd->add_flag("--no-machine", options->no_machine, "only read the log: do not check the causes against a machine")
-        ->excludes("--root")
-        ->excludes("--snapshot");
-    cmd->add_flag("--no-exec", options->no_exec, "never start a child process while probing");
+        ->excludes(shared.root)
+        ->excludes(snapshot);
     cmd->footer("Exit code: 0 a cause was found, 1 nothing known matched, 2 usage or unreadable input.");
-    return {cmd, [options] { return run_explain(*options); }};
+    return {cmd, [options](const Output& o) { return run_explain(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

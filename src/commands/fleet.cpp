@@ -1,13 +1,13 @@
 // `cudoctor fleet DIR|FILE…`: many machines' snapshots (from `check --json`, gathered by Slurm,
 // Ansible, pdsh or a DaemonSet) side by side — the majority configuration per layer, the nodes
 // that drifted from it, the findings by rule, and the stale or unreadable snapshots.
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "fleet/analysis.hpp"
 #include "fleet/duration.hpp"
 #include "fleet/reader.hpp"
@@ -20,7 +20,7 @@ namespace {
 struct FleetOptions {
     std::vector<std::string> inputs;
     std::optional<std::string> baseline;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --kb only: fleet reads snapshots, never a machine
     std::string stale_after = "7d";
     std::string fail_on = "error";
     unsigned jobs = 0;
@@ -33,7 +33,7 @@ ExitStatus usage_error(const FleetOptions& options, std::ostream& out, std::ostr
 }
 
 ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err) {
-    auto kb = kb::Kb::load(options.kb_dir);
+    auto kb = kb::Kb::load(options.machine.kb_dir);
     if (!kb) return usage_error(options, out, err, kb.error());
     const auto stale_after = fleet::parse_duration(options.stale_after);
     if (!stale_after)
@@ -68,7 +68,7 @@ Command add_fleet_command(CLI::App& app) {
     cmd->add_option("--stale-after", options->stale_after,
                     "a snapshot this much older than the newest one is stale (7d, 36h, 3d12h; 0: never)")
         ->capture_default_str();
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    add_machine_options(cmd, options->machine, {.root = false});
     cmd->add_option("-j,--jobs", options->jobs, "files read in parallel (default: one per core, at most 16)")->check(CLI::Range(0u, 256u));
     cmd->add_flag("--json", options->json, "print the report as JSON (every node listed)");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready for an issue or a wiki page");
@@ -76,7 +76,7 @@ Command add_fleet_command(CLI::App& app) {
                     "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
         ->check(CLI::IsMember({"error", "warning"}))
         ->capture_default_str();
-    return {cmd, [options] { return run_fleet(*options, std::cout, std::cerr); }};
+    return {cmd, [options](const Output& o) { return run_fleet(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

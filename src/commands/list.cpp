@@ -1,7 +1,6 @@
 // `cudoctor list`: every CUDA toolkit on the machine (runfile, deb, pip, conda), with its size,
 // the cuDNN inside it, which one /usr/local/cuda names, which one this shell finds, and what
 // still references it.
-#include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -9,19 +8,20 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "toolkits/machine.hpp"
+#include "commands/machine.hpp"
 
 namespace cudoctor::commands {
 namespace {
 
 struct ListOptions {
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool no_size = false;
 };
 
-ExitStatus usage_error(const ListOptions& options, const Error& e) { return report_error(e, options.json, "list", std::cout, std::cerr); }
+ExitStatus usage_error(const ListOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "list", out, err);
+}
 
 void render_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.toolkits.empty()) {
@@ -50,14 +50,12 @@ void render_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.default_link.empty()) out << "/usr/local/cuda: absent or dangling.\n";
 }
 
-ExitStatus run_list(const ListOptions& options) {
-    toolkits::InventoryOptions inv_options;
-    inv_options.sizes = !options.no_size;
-    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
-    if (!machine) return usage_error(options, machine.error());
-    const auto& inv = (*machine)->inventory;
-    if (options.json) std::cout << toolkits::to_json(inv).dump(2) << "\n";
-    else render_text(inv, std::cout);
+ExitStatus run_list(const ListOptions& options, std::ostream& out, std::ostream& err) {
+    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = !options.no_size}});
+    if (!machine) return usage_error(options, out, err, machine.error());
+    const auto& inv = machine->inventory;
+    if (options.json) out << toolkits::to_json(inv).dump(2) << "\n";
+    else render_text(inv, out);
     return ExitStatus::healthy;
 }
 
@@ -70,9 +68,8 @@ Command add_list_command(CLI::App& app) {
                            "every CUDA toolkit installed: version, folder, install method, size, cuDNN inside, default, what references it");
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--no-size", options->no_size, "do not walk the folders for their size (faster)");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /)");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_list(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_list(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

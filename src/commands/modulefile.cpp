@@ -1,14 +1,14 @@
 // `cudoctor modulefile VERSION|--all [--lmod] [--dir DIR [--apply]]`: Environment Modules (Tcl)
 // or Lmod (Lua) modulefiles, one CUDA module at a time. Printed to stdout; with --dir, a plan that
 // writes DIR/cuda/<version>[.lua].
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "toolkits/machine.hpp"
+#include "commands/machine.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/modulefile.hpp"
 
@@ -20,25 +20,19 @@ struct ModulefileOptions {
     bool all = false;
     bool lmod = false;
     std::optional<std::string> dir;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
 };
 
-ExitStatus usage_error(const ModulefileOptions& options, const Error& e) {
-    return report_error(e, options.json, "modulefile", std::cout, std::cerr);
-}
-
-ExitStatus run_modulefile(const ModulefileOptions& options) {
+ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, std::ostream& err) {
+    const auto usage_error = [&](const ModulefileOptions& o, const Error& e) { return report_error(e, o.json, "modulefile", out, err); };
     if (options.all == options.version.has_value()) return usage_error(options, {Errc::usage, "give one VERSION or --all"});
     if (options.apply && !options.dir) return usage_error(options, {Errc::usage, "--apply needs --dir DIR (where the modulefiles go)"});
     if (options.dir && !options.dir->starts_with('/')) return usage_error(options, {Errc::usage, "--dir must be an absolute path"});
-    toolkits::InventoryOptions inv_options;
-    inv_options.sizes = false;
-    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
+    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = false}});
     if (!machine) return usage_error(options, machine.error());
-    const auto& m = **machine;
+    const auto& m = *machine;
 
     std::vector<const toolkits::Entry*> all;
     for (const auto& e : m.inventory.toolkits)
@@ -70,17 +64,17 @@ ExitStatus run_modulefile(const ModulefileOptions& options) {
         }
         p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir +
                           " to MODULEPATH (module use " + *options.dir + ")");
-        return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, p, options.apply, options.json, std::cout));
+        return plan::print_or_apply(m.host, p, options.apply, options.json, out);
     }
     if (options.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& f : files) list.push_back({{"name", f.name}, {"file", f.relpath}, {"content", f.content}});
-        std::cout << nlohmann::json{{"modulefiles", list}}.dump(2) << "\n";
+        out << nlohmann::json{{"modulefiles", list}}.dump(2) << "\n";
         return ExitStatus::healthy;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-        if (files.size() > 1) std::cout << (i ? "\n" : "") << (options.lmod ? "-- " : "## ") << "file: " << files[i].relpath << "\n";
-        std::cout << files[i].content;
+        if (files.size() > 1) out << (i ? "\n" : "") << (options.lmod ? "-- " : "## ") << "file: " << files[i].relpath << "\n";
+        out << files[i].content;
     }
     return ExitStatus::healthy;
 }
@@ -97,9 +91,8 @@ Command add_modulefile_command(CLI::App& app) {
     cmd->add_option("--dir", options->dir, "write them under DIR/cuda/ (a plan; --apply writes)");
     cmd->add_flag("--apply", options->apply, "with --dir: write the files");
     cmd->add_flag("--json", options->json, "print JSON");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /)");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_modulefile(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_modulefile(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

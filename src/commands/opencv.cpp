@@ -9,6 +9,7 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "common/text.hpp"
 #include "formats/cmake_log.hpp"
 #include "gpucode/gpus.hpp"
@@ -17,7 +18,6 @@
 #include "opencv/cmake_plan.hpp"
 #include "opencv/cv2_check.hpp"
 #include "opencv/log_report.hpp"
-#include "probe/context.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -25,8 +25,7 @@ namespace {
 struct OpencvOptions {
     // shared
     std::vector<std::string> gpus;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root (cmake, log), --kb
     bool json = false;
     // cmake
     std::string src = "opencv";
@@ -44,12 +43,15 @@ struct OpencvOptions {
 /// Logs larger than this are refused: a configure log is a few hundred KiB.
 constexpr std::uintmax_t kMaxLogBytes = 64u << 20;
 
-ExitStatus usage_error(const OpencvOptions& o, const std::string& sub, const Error& e, ExitStatus status = ExitStatus::usage) {
-    return report_error(e, o.json, "opencv " + sub, std::cout, std::cerr, status);
-}
+/// The streams of the run, for the helpers below.
+struct Streams {
+    std::ostream& out;
+    std::ostream& err;
+};
 
-Expected<host::Host> open_host(const OpencvOptions& o) {
-    return o.root ? host::Host::rooted(*o.root) : Expected<host::Host>(host::Host::real());
+ExitStatus usage_error(const OpencvOptions& o, const Streams& s, const std::string& sub, const Error& e,
+                       ExitStatus status = ExitStatus::usage) {
+    return report_error(e, o.json, "opencv " + sub, s.out, s.err, status);
 }
 
 Expected<std::vector<gpucode::TargetGpu>> given_gpus(const OpencvOptions& o, const kb::Kb& kb) {
@@ -62,35 +64,17 @@ Expected<std::vector<gpucode::TargetGpu>> given_gpus(const OpencvOptions& o, con
     return gpus;
 }
 
-/// This machine's GPUs and driver (GPU and driver probes only: fast, no child processes).
-snapshot::Snapshot gpus_and_driver(const host::Host& host, const kb::Kb& kb) {
-    snapshot::Snapshot snap;
-    probe::Options options;
-    options.allow_processes = false;
-    probe::Context ctx(host, kb, options, snap);
-    probe::probe_gpus(ctx);
-    probe::probe_driver(ctx);
-    return snap;
-}
-
-std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
-    std::vector<gpucode::TargetGpu> gpus;
-    for (const auto& g : snap.gpus)
-        if (auto cc = gpucode::parse_compute_capability(g.compute_capability))
-            gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
-    return gpus;
-}
-
-ExitStatus run_cmake(const OpencvOptions& o) {
-    auto kb = kb::Kb::load(o.kb_dir);
-    if (!kb) return usage_error(o, "cmake", kb.error());
-    auto host = open_host(o);
-    if (!host) return usage_error(o, "cmake", host.error());
-    auto gpus = given_gpus(o, *kb);
-    if (!gpus) return usage_error(o, "cmake", gpus.error());
-    probe::Options options;
-    if (o.python) options.pythons.push_back(*o.python);
-    const auto snap = probe::probe_machine(*host, *kb, options);
+ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
+    // The interpreter cv2 is built for is probed too; child processes are allowed (no --no-exec).
+    MachineOptions machine = o.machine;
+    if (o.python) machine.pythons = {*o.python};
+    auto m = open_machine(machine);
+    if (!m) return usage_error(o, s, "cmake", m.error());
+    const kb::Kb& kb = m->kb;
+    const host::Host& host = m->host;
+    auto gpus = given_gpus(o, kb);
+    if (!gpus) return usage_error(o, s, "cmake", gpus.error());
+    const auto snap = take_snapshot(host, kb, machine, Probe::all);
 
     opencv::CmakeRequest request;
     request.src = o.src;
@@ -100,10 +84,10 @@ ExitStatus run_cmake(const OpencvOptions& o) {
     request.python = o.python;
     request.cuda = o.cuda;
     request.install_prefix = o.prefix;
-    auto plan = opencv::plan_cmake(*host, snap, *kb, request);
-    if (!plan) return usage_error(o, "cmake", plan.error(), plan.error().code == Errc::usage ? ExitStatus::usage : ExitStatus::problems);
-    if (o.json) std::cout << opencv::to_json(*plan).dump(2) << "\n";
-    else opencv::render_text(*plan, std::cout);
+    auto plan = opencv::plan_cmake(host, snap, kb, request);
+    if (!plan) return usage_error(o, s, "cmake", plan.error(), plan.error().code == Errc::usage ? ExitStatus::usage : ExitStatus::problems);
+    if (o.json) s.out << opencv::to_json(*plan).dump(2) << "\n";
+    else opencv::render_text(*plan, s.out);
     return plan->missing_required() ? ExitStatus::problems : ExitStatus::healthy;
 }
 
@@ -132,42 +116,43 @@ Expected<std::string> read_log(const std::string& path) {
     return data;
 }
 
-ExitStatus run_log(const OpencvOptions& o) {
-    auto kb = kb::Kb::load(o.kb_dir);
-    if (!kb) return usage_error(o, "log", kb.error());
+ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
+    auto kb = kb::Kb::load(o.machine.kb_dir);
+    if (!kb) return usage_error(o, s, "log", kb.error());
     auto gpus = given_gpus(o, *kb);
-    if (!gpus) return usage_error(o, "log", gpus.error());
+    if (!gpus) return usage_error(o, s, "log", gpus.error());
     auto data = read_log(o.log_file);
-    if (!data) return usage_error(o, "log", data.error());
-    if (gpus->empty() && o.root) {
-        auto host = open_host(o);
-        if (!host) return usage_error(o, "log", host.error());
-        *gpus = machine_gpus(gpus_and_driver(*host, *kb));
-    } else if (gpus->empty()) {
-        *gpus = machine_gpus(gpus_and_driver(host::Host::real(), *kb));
+    if (!data) return usage_error(o, s, "log", data.error());
+    if (gpus->empty()) {
+        // The machine is opened only when its GPUs are needed: a log judged for --gpu needs none.
+        auto host = open_host(o.machine);
+        if (!host) return usage_error(o, s, "log", host.error());
+        *gpus = machine_gpus(take_snapshot(*host, *kb, o.machine, Probe::gpus_and_driver));
     }
     opencv::LogContext ctx{false, *gpus, &*kb};
     const auto report = opencv::judge_log(formats::parse_opencv_build_log(*data), ctx);
     if (!report.recognized())
         return usage_error(
-            o, "log",
+            o, s, "log",
             {Errc::parse,
              o.log_file +
                  ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
-    if (o.json) std::cout << opencv::to_json(report).dump(2) << "\n";
-    else opencv::render_text(report, std::cout);
+    if (o.json) s.out << opencv::to_json(report).dump(2) << "\n";
+    else opencv::render_text(report, s.out);
     return report.problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
 
-ExitStatus run_check(const OpencvOptions& o) {
-    auto kb = kb::Kb::load(o.kb_dir);
-    if (!kb) return usage_error(o, "check", kb.error());
-    auto gpus = given_gpus(o, *kb);
-    if (!gpus) return usage_error(o, "check", gpus.error());
+ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
+    // `opencv check` offers no --root: the cv2 it asks runs in a child interpreter on this machine.
+    auto m = open_machine(o.machine);
+    if (!m) return usage_error(o, s, "check", m.error());
+    const host::Host& host = m->host;
+    const kb::Kb& kb = m->kb;
+    auto gpus = given_gpus(o, kb);
+    if (!gpus) return usage_error(o, s, "check", gpus.error());
     if (!(o.timeout_s > 0 && o.timeout_s <= 3600))
-        return usage_error(o, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
-    const host::Host host = host::Host::real();
-    const auto snap = gpus_and_driver(host, *kb);
+        return usage_error(o, s, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
+    const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
     if (gpus->empty()) *gpus = machine_gpus(snap);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
     std::string python = o.python.value_or("");
@@ -178,13 +163,13 @@ ExitStatus run_check(const OpencvOptions& o) {
                 python = host::join(dir, "python3");
                 break;
             }
-        if (python.empty()) return usage_error(o, "check", {Errc::not_found, "no python3 on PATH: give --python"});
+        if (python.empty()) return usage_error(o, s, "check", {Errc::not_found, "no python3 on PATH: give --python"});
     }
     auto check =
-        opencv::check_cv2(host, *kb, python, std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), *gpus, driver_cuda);
-    if (!check) return usage_error(o, "check", check.error());
-    if (o.json) std::cout << opencv::to_json(*check).dump(2) << "\n";
-    else opencv::render_text(*check, std::cout);
+        opencv::check_cv2(host, kb, python, std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), *gpus, driver_cuda);
+    if (!check) return usage_error(o, s, "check", check.error());
+    if (o.json) s.out << opencv::to_json(*check).dump(2) << "\n";
+    else opencv::render_text(*check, s.out);
     return check->problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
 
@@ -192,8 +177,7 @@ void add_common(CLI::App* cmd, OpencvOptions& o, bool root) {
     cmd->add_option("--gpu", o.gpus, "judge for this GPU instead of this machine's: 8.9, sm_86, \"RTX 4090\" (repeatable)")
         ->allow_extra_args(false);
     cmd->add_flag("--json", o.json, "print JSON");
-    if (root) cmd->add_option("--root", o.root, "a machine image (a folder laid out like /)");
-    cmd->add_option("--kb", o.kb_dir, "read knowledge-base tables from DIR");
+    add_machine_options(cmd, o.machine, {.root = root});
 }
 
 }  // namespace
@@ -227,10 +211,11 @@ Command add_opencv_command(CLI::App& app) {
     check->add_option("--timeout", o->timeout_s, "seconds the interpreter may take (default 20)");
     add_common(check, *o, false);
 
-    return {cmd, [o, cmake, log, check]() {
-                if (cmake->parsed()) return run_cmake(*o);
-                if (log->parsed()) return run_log(*o);
-                return run_check(*o);
+    return {cmd, [o, cmake, log](const Output& out) {
+                const Streams s{out.out, out.err};
+                if (cmake->parsed()) return run_cmake(*o, s);
+                if (log->parsed()) return run_log(*o, s);
+                return run_cv2_check(*o, s);
             }};
 }
 

@@ -2,16 +2,14 @@
 // Probes this machine (or --root), derives the set backwards from the framework, checks the
 // machine as the plan would leave it with check's own rules, and prints text, JSON or a script.
 // Nothing is ever run.
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "host/host.hpp"
+#include "commands/machine.hpp"
 #include "kb/kb.hpp"
-#include "probe/context.hpp"
 #include "recipe/derive.hpp"
 #include "recipe/projected.hpp"
 #include "recipe/render.hpp"
@@ -30,8 +28,7 @@ struct PlanOptions {
     std::vector<std::string> needs;
     bool offline = false;
     bool fresh = false;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;
     bool json = false;
     std::string format = "text";
 };
@@ -68,22 +65,21 @@ Expected<recipe::Request> make_request(const PlanOptions& o) {
 ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream& err) {
     auto request = make_request(options);
     if (!request) return usage_error(options, out, err, request.error());
-    auto kb = kb::Kb::load(options.kb_dir);
-    if (!kb) return usage_error(options, out, err, kb.error());
-    auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-    if (!host) return usage_error(options, out, err, host.error());
-    const auto snap = probe::probe_machine(*host, *kb, probe::Options{});
+    auto machine = open_machine(options.machine, {.probe = Probe::all});
+    if (!machine) return usage_error(options, out, err, machine.error());
+    const kb::Kb& kb = machine->kb;
+    const auto& snap = machine->snap;
 
-    auto target = recipe::make_target(snap, *request, *kb);
+    auto target = recipe::make_target(snap, *request, kb);
     if (!target) return usage_error(options, out, err, target.error());
-    auto plan = recipe::derive_plan(*request, *target, *kb);
+    auto plan = recipe::derive_plan(*request, *target, kb);
     if (!plan) return usage_error(options, out, err, plan.error());
 
     // The machine as the plan leaves it, judged by check's rules: a plan check would fault is a bug.
     recipe::Prediction prediction;
     if (!plan->refused && !request->gpu && !request->os && !request->fresh) {
         prediction.evaluated = true;
-        for (const auto& f : rules::evaluate(recipe::projected_snapshot(snap, *plan, *kb), *kb))
+        for (const auto& f : rules::evaluate(recipe::projected_snapshot(snap, *plan, kb), kb))
             if (f.severity == "error") prediction.errors.push_back(f.title);
     }
 
@@ -108,12 +104,11 @@ Command add_plan_command(CLI::App& app) {
     cmd->add_option("--need", options->needs, "also a system nvcc, cudnn or opencv (nvcc + cuDNN) (repeatable)");
     cmd->add_flag("--offline", options->offline, "the machine has no network: runfiles and archives brought on other media");
     cmd->add_flag("--fresh", options->fresh, "plan as for a clean install: ignore the driver, toolkits and cuDNN installed here");
-    cmd->add_option("--root", options->root, "plan for a machine image (a folder laid out like /) instead of this machine");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    add_machine_options(cmd, options->machine);
     cmd->add_flag("--json", options->json, "print the plan as JSON (same as --format json)");
     cmd->add_option("--format", options->format, "text, json, or script (a commented bash script; plan never runs it)")
         ->check(CLI::IsMember({"text", "json", "script"}));
-    return {cmd, [options] { return run_plan(*options, std::cout, std::cerr); }};
+    return {cmd, [options](const Output& o) { return run_plan(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

@@ -1,6 +1,5 @@
 #include "commands/rules_cmd.hpp"
 
-#include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -59,7 +58,7 @@ Command add_rules_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("rules", "list the rules check applies, or explain one");
     cmd->add_option("id", options->id, "a rule id: explain it");
     cmd->add_flag("--json", options->json, "print JSON");
-    return {cmd, [options] { return run_rules(options->id, options->json, std::cout, std::cerr); }};
+    return {cmd, [options](const Output& o) { return run_rules(options->id, options->json, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

@@ -3,7 +3,7 @@
 #include <ostream>
 #include <string>
 
-#include "commands/exit_status.hpp"
+#include "common/exit_status.hpp"
 
 namespace cudoctor::commands {
 

@@ -1,11 +1,11 @@
 // `cudoctor switch VERSION`: the machine-wide default. /usr/local/cuda (or update-alternatives'
 // link behind it) repointed atomically, as a Plan: printed, applied only with --apply.
-#include <iostream>
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "toolkits/machine.hpp"
+#include "commands/machine.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/switch_plan.hpp"
 
@@ -14,25 +14,24 @@ namespace {
 
 struct SwitchOptions {
     std::string version;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
 };
 
-ExitStatus usage_error(const SwitchOptions& options, const Error& e) {
-    return report_error(e, options.json, "switch", std::cout, std::cerr);
+ExitStatus usage_error(const SwitchOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "switch", out, err);
 }
 
-ExitStatus run_switch(const SwitchOptions& options) {
-    auto machine = toolkits::load_machine(options.root, options.kb_dir);
-    if (!machine) return usage_error(options, machine.error());
-    const auto& m = **machine;
+ExitStatus run_switch(const SwitchOptions& options, std::ostream& out, std::ostream& err) {
+    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{}});
+    if (!machine) return usage_error(options, out, err, machine.error());
+    const auto& m = *machine;
     auto entry = toolkits::match_toolkit(m.host, m.inventory, options.version);
-    if (!entry) return usage_error(options, entry.error());
+    if (!entry) return usage_error(options, out, err, entry.error());
     auto plan = toolkits::plan_switch(m.host, m.inventory, **entry);
-    if (!plan) return usage_error(options, plan.error());
-    return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, *plan, options.apply, options.json, std::cout));
+    if (!plan) return usage_error(options, out, err, plan.error());
+    return plan::print_or_apply(m.host, *plan, options.apply, options.json, out);
 }
 
 }  // namespace
@@ -44,9 +43,8 @@ Command add_switch_command(CLI::App& app) {
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder")->required();
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): the plan is made, and applied, there");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_switch(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_switch(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

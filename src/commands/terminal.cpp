@@ -2,14 +2,11 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <string_view>
 
 namespace cudoctor::commands {
 namespace {
-
-std::atomic<bool> g_quiet{false};  // set once by main before any command runs
 
 bool non_empty(const char* value) { return value != nullptr && *value != '\0'; }
 
@@ -33,22 +30,13 @@ bool color_enabled(int fd) {
     return color_policy(std::getenv("NO_COLOR"), std::getenv("CLICOLOR_FORCE"), std::getenv("TERM"), ::isatty(fd) == 1);
 }
 
-void apply_color_mode(ColorMode mode) {
+bool decide_color(ColorMode mode, int fd) {
     switch (mode) {
-        case ColorMode::always:
-            ::unsetenv("NO_COLOR");
-            ::setenv("CLICOLOR_FORCE", "1", 1);
-            break;
-        case ColorMode::never:
-            ::unsetenv("CLICOLOR_FORCE");
-            ::setenv("NO_COLOR", "1", 1);
-            break;
+        case ColorMode::always: return true;
+        case ColorMode::never: return false;
         case ColorMode::automatic: break;
     }
+    return color_enabled(fd);
 }
-
-void set_quiet(bool quiet) { g_quiet.store(quiet); }
-
-bool quiet() { return g_quiet.load(); }
 
 }  // namespace cudoctor::commands

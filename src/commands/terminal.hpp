@@ -1,7 +1,7 @@
 #pragma once
-// The terminal conventions every command shares: when to colour (--color, NO_COLOR, a TTY) and
-// whether to say only the verdict (--quiet). main sets them once from the global options; a
-// command asks color_enabled(STDOUT_FILENO) / quiet() instead of reading the environment itself.
+// The terminal conventions every command shares: when to colour (--color, NO_COLOR, a TTY).
+// main decides once, from the global options, and hands the decision (with --quiet) to the
+// command in its Output (commands/command.hpp); no command reads the environment for it.
 #include <string_view>
 
 namespace cudoctor::commands {
@@ -22,16 +22,8 @@ enum class ColorMode { automatic, always, never };
 /// process's environment and isatty(fd). A closed or invalid fd counts as no terminal.
 [[nodiscard]] bool color_enabled(int fd);
 
-/// Applies --color to this process's environment so child processes (and color_enabled) agree:
-/// always → CLICOLOR_FORCE=1 and NO_COLOR removed; never → NO_COLOR=1 and CLICOLOR_FORCE removed;
-/// automatic → the environment is left as the user set it.
-void apply_color_mode(ColorMode mode);
-
-/// Sets the global --quiet flag (main calls it once after parsing).
-void set_quiet(bool quiet);
-
-/// True when the user asked for the verdict line only (-q/--quiet): a command then prints its
-/// one-line verdict (and errors) and nothing else. The exit status is the same either way.
-[[nodiscard]] bool quiet();
+/// The --color decision for output written to `fd`: always → true, never → false, automatic →
+/// color_enabled(fd). This process's environment is only read, never changed.
+[[nodiscard]] bool decide_color(ColorMode mode, int fd);
 
 }  // namespace cudoctor::commands

@@ -1,11 +1,11 @@
 // `cudoctor uninstall VERSION`: a removal plan built from who installed what (runfile
 // uninstaller, the exact dpkg packages, pip, conda), then the leftovers. Never the driver.
-#include <iostream>
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "toolkits/machine.hpp"
+#include "commands/machine.hpp"
+#include "plan/print_or_apply.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/uninstall_plan.hpp"
 
@@ -14,27 +14,24 @@ namespace {
 
 struct UninstallOptions {
     std::string version;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
 };
 
-ExitStatus usage_error(const UninstallOptions& options, const Error& e) {
-    return report_error(e, options.json, "uninstall", std::cout, std::cerr);
+ExitStatus usage_error(const UninstallOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
+    return report_error(e, options.json, "uninstall", out, err);
 }
 
-ExitStatus run_uninstall(const UninstallOptions& options) {
-    toolkits::InventoryOptions inv_options;
-    inv_options.sizes = false;
-    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
-    if (!machine) return usage_error(options, machine.error());
-    const auto& m = **machine;
+ExitStatus run_uninstall(const UninstallOptions& options, std::ostream& out, std::ostream& err) {
+    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = false}});
+    if (!machine) return usage_error(options, out, err, machine.error());
+    const auto& m = *machine;
     auto entry = toolkits::match_toolkit(m.host, m.inventory, options.version);
-    if (!entry) return usage_error(options, entry.error());
+    if (!entry) return usage_error(options, out, err, entry.error());
     auto plan = toolkits::plan_uninstall(m.host, m.snap, m.inventory, **entry);
-    if (!plan) return usage_error(options, plan.error());
-    return static_cast<ExitStatus>(toolkits::print_or_apply(m.host, *plan, options.apply, options.json, std::cout));
+    if (!plan) return usage_error(options, out, err, plan.error());
+    return plan::print_or_apply(m.host, *plan, options.apply, options.json, out);
 }
 
 }  // namespace
@@ -47,9 +44,8 @@ Command add_uninstall_command(CLI::App& app) {
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder")->required();
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): the plan is made, and applied, there");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_uninstall(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_uninstall(*options, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

@@ -4,11 +4,10 @@
 // `cudoctor init bash|zsh|fish`: a shell function so `cudoctor use 12.4` needs no eval.
 #include <cstdlib>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 
 #include "commands/command.hpp"
-#include "toolkits/machine.hpp"
+#include "commands/machine.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/shell.hpp"
 
@@ -19,14 +18,13 @@ struct UseOptions {
     std::optional<std::string> version;
     std::optional<std::string> shell;
     std::optional<std::string> dir;
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
 };
 
-ExitStatus fail_use(const Error& e) {
-    std::cerr << "cudoctor use: " << e.message << "\n";
+ExitStatus fail_use(const Error& e, std::ostream& out, std::ostream& err) {
+    err << "cudoctor use: " << e.message << "\n";
     // Whatever evaluates stdout gets a command that fails, so `eval "$(cudoctor use X)" && …` stops.
-    std::cout << "false\n";
+    out << "false\n";
     return ExitStatus::usage;
 }
 
@@ -35,17 +33,16 @@ std::optional<std::string> process_env(const char* key) {
     return v ? std::optional<std::string>(v) : std::nullopt;
 }
 
-ExitStatus run_use(const UseOptions& options) {
+ExitStatus run_use(const UseOptions& options, std::ostream& out, std::ostream& err) {
+    const auto give_up = [&](const Error& e) { return fail_use(e, out, err); };
     auto shell = toolkits::parse_shell(options.shell.value_or(process_env("SHELL").value_or("bash")));
     if (!shell) {
-        if (options.shell) return fail_use(shell.error());
+        if (options.shell) return give_up(shell.error());
         shell = toolkits::Shell::bash;  // an unknown login shell: POSIX code
     }
-    toolkits::InventoryOptions inv_options;
-    inv_options.sizes = false;
-    auto machine = toolkits::load_machine(options.root, options.kb_dir, inv_options);
-    if (!machine) return fail_use(machine.error());
-    const auto& m = **machine;
+    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = false}});
+    if (!machine) return give_up(machine.error());
+    const auto& m = *machine;
 
     std::string spec;
     std::string pin_note;
@@ -54,13 +51,13 @@ ExitStatus run_use(const UseOptions& options) {
     } else {
         std::string start = options.dir.value_or(m.host.is_rooted() ? "/" : std::filesystem::current_path().string());
         auto pin = toolkits::find_pin(m.host, start);
-        if (!pin) return fail_use(pin.error());
-        if (!*pin) return fail_use(Error{Errc::usage, "no version given and no .cuda-version file in " + start + " or above it"});
+        if (!pin) return give_up(pin.error());
+        if (!*pin) return give_up(Error{Errc::usage, "no version given and no .cuda-version file in " + start + " or above it"});
         spec = (*pin)->version;
         pin_note = " (pinned by " + (*pin)->file + ")";
     }
     auto entry = toolkits::match_toolkit(m.host, m.inventory, spec);
-    if (!entry) return fail_use(entry.error());
+    if (!entry) return give_up(entry.error());
     const auto& tk = (*entry)->toolkit;
 
     toolkits::UseRequest request;
@@ -76,8 +73,8 @@ ExitStatus run_use(const UseOptions& options) {
     request.label = "CUDA " + ((*entry)->release.empty() ? tk.version : (*entry)->release) + " from " + tk.path + pin_note;
 
     toolkits::ShellEnv env{process_env("PATH"), process_env("LD_LIBRARY_PATH"), process_env("CUDA_PATH")};
-    std::cout << toolkits::use_script(*shell, request, env);
-    if (!tk.has_nvcc) std::cerr << "cudoctor use: " << tk.path << " has no nvcc: PATH is left without a CUDA compiler\n";
+    out << toolkits::use_script(*shell, request, env);
+    if (!tk.has_nvcc) err << "cudoctor use: " << tk.path << " has no nvcc: PATH is left without a CUDA compiler\n";
     return ExitStatus::healthy;
 }
 
@@ -89,24 +86,23 @@ Command add_use_command(CLI::App& app) {
     cmd->add_option("version", options->version, "12, 12.4, 12.4.1 or a folder; default: the .cuda-version file found upward");
     cmd->add_option("--shell", options->shell, "bash, zsh or fish (default: from $SHELL)");
     cmd->add_option("--dir", options->dir, "look for .cuda-version from this folder up (default: the current folder)");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): toolkits are found there");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR");
-    return {cmd, [options] { return run_use(*options); }};
+    add_machine_options(cmd, options->machine);
+    return {cmd, [options](const Output& o) { return run_use(*options, o.out, o.err); }};
 }
 
 Command add_init_command(CLI::App& app) {
     auto shell = std::make_shared<std::string>();
     auto* cmd = app.add_subcommand("init", "print a shell function so `cudoctor use 12.4` switches the shell without eval");
     cmd->add_option("shell", *shell, "bash, zsh or fish")->required();
-    return {cmd, [shell] {
+    return {cmd, [shell](const Output& o) {
                 auto parsed = toolkits::parse_shell(*shell);
                 if (!parsed) {
-                    std::cerr << "cudoctor init: " << parsed.error().message << "\n";
+                    o.err << "cudoctor init: " << parsed.error().message << "\n";
                     return ExitStatus::usage;
                 }
                 std::error_code ec;
                 auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-                std::cout << toolkits::init_script(*parsed, ec ? std::string("cudoctor") : self.string());
+                o.out << toolkits::init_script(*parsed, ec ? std::string("cudoctor") : self.string());
                 return ExitStatus::healthy;
             }};
 }

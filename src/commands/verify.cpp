@@ -1,18 +1,11 @@
 // `cudoctor verify`: probe the machine (as check does), apply the rules, then run the
 // verification levels and render the report. --snapshot renders a saved `verify --json` report.
-#include <unistd.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "commands/terminal.hpp"
-#include "host/host.hpp"
-#include "kb/kb.hpp"
-#include "probe/context.hpp"
+#include "commands/machine.hpp"
 #include "rules/rules.hpp"
 #include "verify/verify.hpp"
 
@@ -20,15 +13,14 @@ namespace cudoctor::commands {
 namespace {
 
 struct VerifyOptions {
-    std::optional<std::string> root;
+    MachineOptions machine;  ///< --root, --kb, --python
     std::optional<std::string> report_file;
-    std::optional<std::string> kb_dir;
-    std::vector<std::string> pythons;
     verify::Options run;
     double timeout_s = 20;
     bool json = false;
     bool markdown = false;
-    bool color = false;
+    bool quiet = false;  ///< main's -q/--quiet: the verdict line only
+    bool color = false;  ///< main's colour decision for standard output
 };
 
 ExitStatus usage_error(const VerifyOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -59,19 +51,14 @@ ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::os
         if (!(options.timeout_s > 0 && options.timeout_s <= 3600))
             return usage_error(options, out, err, Error{Errc::usage, "--timeout must be between 0 and 3600 seconds"});
         options.run.call_timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000));
-        auto kb = kb::Kb::load(options.kb_dir);
-        if (!kb) return usage_error(options, out, err, kb.error());
-        auto host = options.root ? host::Host::rooted(*options.root) : Expected<host::Host>(host::Host::real());
-        if (!host) return usage_error(options, out, err, host.error());
-        probe::Options probe_options;
-        probe_options.pythons = options.pythons;
-        auto snap = probe::probe_machine(*host, *kb, probe_options);
-        snap.findings = rules::evaluate(snap, *kb);
-        report = verify::run_verify(*host, *kb, snap, options.run);
+        auto m = open_machine(options.machine, {.probe = Probe::all});
+        if (!m) return usage_error(options, out, err, m.error());
+        m->snap.findings = rules::evaluate(m->snap, m->kb);
+        report = verify::run_verify(m->host, m->kb, m->snap, options.run);
     }
     if (options.json) out << verify::to_json_text(report) << "\n";
     else if (options.markdown) verify::render_markdown(report, out);
-    else if (quiet()) out << verify::verdict_line(report) << "\n";
+    else if (options.quiet) out << verify::verdict_line(report) << "\n";
     else verify::render_text(report, options.color, out);
     return verify::all_passed(report) ? ExitStatus::healthy : ExitStatus::problems;
 }
@@ -89,15 +76,14 @@ Command add_verify_command(CLI::App& app) {
         ->check(CLI::IsMember({"auto", "nvcc", "nvrtc"}));
     cmd->add_option("--timeout", options->timeout_s,
                     "seconds each call into a driver library may take before it counts as a hang (default 20)");
-    cmd->add_option("--root", options->root, "verify a machine image (a folder laid out like /): its libraries, not this machine's");
-    cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")->excludes("--root");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
-    cmd->add_option("--python", options->pythons, "also verify the frameworks of this Python interpreter (repeatable)");
+    const auto shared = add_machine_options(cmd, options->machine, {.python = true});
+    cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")->excludes(shared.root);
     cmd->add_flag("--json", options->json, "print the report as versioned JSON");
     cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
-    return {cmd, [options] {
-                options->color = color_enabled(STDOUT_FILENO);
-                return run_verify_command(*options, std::cout, std::cerr);
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                options->color = o.color;
+                return run_verify_command(*options, o.out, o.err);
             }};
 }
 

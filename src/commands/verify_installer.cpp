@@ -1,14 +1,10 @@
 // `cudoctor verify-installer FILE`: is this downloaded installer whole and genuine, before
 // anything runs it. Exit 0 good, 1 bad, 2 usage (no such file, a malformed --sha256).
-#include <unistd.h>
-
 #include <cstdlib>
-#include <iostream>
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "commands/terminal.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
 
@@ -19,21 +15,24 @@ struct VerifyInstallerOptions {
     installer::VerifyOptions verify;
     bool json = false;
     bool no_progress = false;
+    bool quiet = false;     ///< main's -q/--quiet: the summary line only
+    bool color = false;     ///< main's colour decision for standard output
+    bool progress = false;  ///< main's decision that `err` is a terminal, where a progress bar may be drawn
 };
 
-ExitStatus run_verify_installer(VerifyInstallerOptions& o) {
+ExitStatus run_verify_installer(VerifyInstallerOptions& o, std::ostream& out, std::ostream& err) {
     if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) o.verify.unpack_dir = tmp;
     if (const char* fs = std::getenv("CUDOCTOR_OVERRIDE_FS_TYPE"); fs && *fs) o.verify.fs_type_override = fs;
-    installer::ProgressBar bar(std::cerr, !o.no_progress && !quiet() && ::isatty(STDERR_FILENO));
+    installer::ProgressBar bar(err, !o.no_progress && !o.quiet && o.progress);
     auto report = installer::verify_installer(o.verify, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
     bar.finish();
-    if (!report) return report_error(report.error(), o.json, "verify-installer", std::cout, std::cerr);
+    if (!report) return report_error(report.error(), o.json, "verify-installer", out, err);
     if (o.json) {
-        installer::render_json(*report, std::cout);
-    } else if (quiet()) {
-        std::cout << report->summary << "\n";
+        installer::render_json(*report, out);
+    } else if (o.quiet) {
+        out << report->summary << "\n";
     } else {
-        installer::render_text(*report, color_enabled(STDOUT_FILENO), std::cout);
+        installer::render_text(*report, o.color, out);
     }
     return report->is_good() ? ExitStatus::healthy : ExitStatus::problems;
 }
@@ -48,7 +47,12 @@ Command add_verify_installer_command(CLI::App& app) {
     cmd->add_option("--md5", o->verify.md5, "the MD5 the download page gives (32 hex digits)")->excludes(sha);
     cmd->add_flag("--json", o->json, "print the report as JSON");
     cmd->add_flag("--no-progress", o->no_progress, "no progress bar, even on a terminal");
-    return {cmd, [o] { return run_verify_installer(*o); }};
+    return {cmd, [o](const Output& output) {
+                o->quiet = output.quiet;
+                o->color = output.color;
+                o->progress = output.err_is_terminal;
+                return run_verify_installer(*o, output.out, output.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -7,7 +7,6 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -15,7 +14,7 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
-#include "host/host.hpp"
+#include "commands/machine.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
 #include "watch/watcher.hpp"
@@ -34,24 +33,22 @@ struct WatchCliOptions {
     std::optional<std::string> out;
     std::optional<std::string> kernel_log;
     std::string timeout = "10s";
-    std::optional<std::string> root;
-    std::optional<std::string> kb_dir;
+    MachineOptions machine;  ///< --root, --kb
     bool json = false;
     std::string report_dir;
 };
 
-ExitStatus usage_error(bool json, const Error& e) { return report_error(e, json, "watch", std::cout, std::cerr); }
-
 /// Reads DIR, prints the summary, writes DIR/memory.svg.
-ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_dir, bool json, std::optional<ExitStatus> ended) {
+ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_dir, bool json, std::optional<ExitStatus> ended,
+                  const Output& o) {
     auto xids = watch::XidCatalog::load(kb_dir);
-    if (!xids) return usage_error(json, xids.error());
+    if (!xids) return report_error(xids.error(), json, "watch", o.out, o.err);
     auto record = watch::read_watch_dir(dir);
-    if (!record) return usage_error(json, record.error());
+    if (!record) return report_error(record.error(), json, "watch", o.out, o.err);
     const auto summary = watch::summarise(*record, *xids, dir);
     std::ofstream(dir + "/memory.svg") << watch::memory_svg(summary);
-    if (json) std::cout << watch::to_json(summary).dump(2) << "\n";
-    else watch::render_text(summary, std::cout);
+    if (json) o.out << watch::to_json(summary).dump(2) << "\n";
+    else watch::render_text(summary, o.out);
     if (ended) return *ended;
     return summary.problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -64,44 +61,47 @@ std::string default_out_dir() {
                        tm.tm_min, tm.tm_sec);
 }
 
-ExitStatus run_watch_command(const WatchCliOptions& o) {
-    if (o.pid && !o.command.empty()) return usage_error(o.json, {Errc::usage, "give --pid or a command after --, not both"});
-    auto host = o.root ? host::Host::rooted(*o.root) : Expected<host::Host>(host::Host::real());
-    if (!host) return usage_error(o.json, host.error());
-    if (auto xids = watch::XidCatalog::load(o.kb_dir); !xids) return usage_error(o.json, xids.error());
+ExitStatus run_watch_command(const WatchCliOptions& o, const Output& out) {
+    const auto usage_error = [&](const Error& e) { return report_error(e, o.json, "watch", out.out, out.err); };
+    if (o.pid && !o.command.empty()) return usage_error({Errc::usage, "give --pid or a command after --, not both"});
+    // Only the Xid table of the KB is needed here: the Host alone, not open_machine.
+    auto host = open_host(o.machine);
+    if (!host) return usage_error(host.error());
+    if (auto xids = watch::XidCatalog::load(o.machine.kb_dir); !xids) return usage_error(xids.error());
     watch::WatchOptions w;
     w.pid = o.pid;
     w.command = o.command;
     auto interval = watch::parse_duration(o.interval);
-    if (!interval) return usage_error(o.json, interval.error());
+    if (!interval) return usage_error(interval.error());
     w.interval = *interval;
     if (o.duration) {
         auto duration = watch::parse_duration(*o.duration);
-        if (!duration) return usage_error(o.json, duration.error());
+        if (!duration) return usage_error(duration.error());
         w.duration = *duration;
     }
     auto timeout = watch::parse_duration(o.timeout);
-    if (!timeout) return usage_error(o.json, timeout.error());
+    if (!timeout) return usage_error(timeout.error());
     w.sample_timeout = *timeout;
     if (auto step = host->env(kStepOverride); step && !step->empty()) {
         auto parsed = watch::parse_duration(*step);
-        if (!parsed) return usage_error(o.json, {Errc::usage, std::string(kStepOverride) + ": " + parsed.error().message});
+        if (!parsed) return usage_error({Errc::usage, std::string(kStepOverride) + ": " + parsed.error().message});
         w.clock_step = *parsed;
         if (!o.json)
-            std::cerr << "cudoctor watch: " << kStepOverride << "=" << *step << " is active: samples are stamped " << *step
-                      << " apart, not by the clock\n";
+            out.err << "cudoctor watch: " << kStepOverride << "=" << *step << " is active: samples are stamped " << *step
+                    << " apart, not by the clock\n";
     }
     w.out_dir = o.out ? *o.out : default_out_dir();
     w.kernel_log = o.kernel_log;
     // On this machine a relative path is taken from the working folder; in an image, from its root.
     if (w.kernel_log && !host->is_rooted() && !w.kernel_log->starts_with('/'))
         w.kernel_log = std::filesystem::absolute(*w.kernel_log).lexically_normal().string();
-    w.live_status = !o.json && ::isatty(STDERR_FILENO);
+    w.live_status = !o.json && out.err_is_terminal;
     w.echo_fd = o.json ? STDERR_FILENO : STDOUT_FILENO;
     auto end = watch::run_watch(*host, w);
-    if (!end) return usage_error(o.json, end.error());
-    if (!o.json) std::cerr << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";
-    return report(w.out_dir, o.kb_dir, o.json, end->interrupted ? std::optional<ExitStatus>(ExitStatus::interrupted) : std::nullopt);
+    if (!end) return usage_error(end.error());
+    if (!o.json) out.err << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";
+    return report(w.out_dir, o.machine.kb_dir, o.json, end->interrupted ? std::optional<ExitStatus>(ExitStatus::interrupted) : std::nullopt,
+                  out);
 }
 
 }  // namespace
@@ -118,17 +118,16 @@ Command add_watch_command(CLI::App& app) {
     cmd->add_option("--kernel-log", options->kernel_log,
                     "follow this file for driver reports (default: /var/log/kern.log, else journalctl -k)");
     cmd->add_option("--timeout", options->timeout, "time limit of one NVML sample (default 10s): a hung driver costs one sample");
-    cmd->add_option("--root", options->root, "a machine image (a folder laid out like /): its kernel log, /proc and environment");
-    cmd->add_option("--kb", options->kb_dir, "read knowledge-base tables (xid_codes.tsv) from DIR");
+    add_machine_options(cmd, options->machine);
     cmd->add_flag("--json", options->json, "print the summary as JSON (the command's output goes to stderr)");
 
     auto* rep = cmd->add_subcommand("report", "summarise a watch folder again: memory trends, Xid reports, the plot");
     rep->add_option("dir", options->report_dir, "the folder a watch wrote (--out)")->required();
     rep->add_flag("--json", options->json, "print JSON");
-    rep->add_option("--kb", options->kb_dir, "read knowledge-base tables (xid_codes.tsv) from DIR");
-    return {cmd, [options, rep] {
-                if (rep->parsed()) return report(options->report_dir, options->kb_dir, options->json, std::nullopt);
-                return run_watch_command(*options);
+    add_machine_options(rep, options->machine, {.root = false});
+    return {cmd, [options, rep](const Output& o) {
+                if (rep->parsed()) return report(options->report_dir, options->machine.kb_dir, options->json, std::nullopt, o);
+                return run_watch_command(*options, o);
             }};
 }
 

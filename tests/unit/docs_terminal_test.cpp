@@ -1,5 +1,5 @@
-// The colour policy (NO_COLOR, CLICOLOR_FORCE, TERM=dumb, a TTY) and what --color does to the
-// process environment, checked on a real pipe and a real pseudo-terminal.
+// The colour policy (NO_COLOR, CLICOLOR_FORCE, TERM=dumb, a TTY) and the --color decision, which
+// reads the process environment and never changes it; checked on a real pipe and a pseudo-terminal.
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -69,28 +69,27 @@ TEST(DocsTerminal, ParseColorMode) {
     EXPECT_EQ(parse_color_mode("sometimes"), ColorMode::automatic);
 }
 
-TEST(DocsTerminal, ColorModeSetsTheEnvironmentForChildren) {
+TEST(DocsTerminal, ColorModeDecidesWithoutTouchingTheEnvironment) {
     SavedEnv no_color("NO_COLOR"), force("CLICOLOR_FORCE"), term("TERM");
     int fds[2];
     ASSERT_EQ(::pipe(fds), 0);
     ::unsetenv("TERM");
 
     ::setenv("NO_COLOR", "1", 1);
-    apply_color_mode(ColorMode::always);
-    EXPECT_EQ(std::getenv("NO_COLOR"), nullptr);
-    ASSERT_NE(std::getenv("CLICOLOR_FORCE"), nullptr);
-    EXPECT_STREQ(std::getenv("CLICOLOR_FORCE"), "1");
-    EXPECT_TRUE(color_enabled(fds[1])) << "--color=always colours a pipe";
-
-    apply_color_mode(ColorMode::never);
+    ::unsetenv("CLICOLOR_FORCE");
+    EXPECT_TRUE(decide_color(ColorMode::always, fds[1])) << "--color=always colours a pipe, NO_COLOR or not";
+    EXPECT_STREQ(std::getenv("NO_COLOR"), "1") << "the environment is left as the user set it";
     EXPECT_EQ(std::getenv("CLICOLOR_FORCE"), nullptr);
-    EXPECT_STREQ(std::getenv("NO_COLOR"), "1");
-    EXPECT_FALSE(color_enabled(fds[1]));
 
     ::unsetenv("NO_COLOR");
-    apply_color_mode(ColorMode::automatic);  // leaves the environment alone
+    ::setenv("CLICOLOR_FORCE", "1", 1);
+    EXPECT_FALSE(decide_color(ColorMode::never, fds[1])) << "--color=never wins over CLICOLOR_FORCE";
     EXPECT_EQ(std::getenv("NO_COLOR"), nullptr);
-    EXPECT_EQ(std::getenv("CLICOLOR_FORCE"), nullptr);
+    EXPECT_STREQ(std::getenv("CLICOLOR_FORCE"), "1");
+    EXPECT_TRUE(decide_color(ColorMode::automatic, fds[1])) << "auto follows CLICOLOR_FORCE";
+
+    ::unsetenv("CLICOLOR_FORCE");
+    EXPECT_FALSE(decide_color(ColorMode::automatic, fds[1])) << "a pipe is no terminal";
     EXPECT_FALSE(color_enabled(fds[1])) << "a pipe is no terminal";
     EXPECT_FALSE(color_enabled(-1)) << "an invalid descriptor is no terminal";
     ::close(fds[0]);
@@ -116,12 +115,4 @@ TEST(DocsTerminal, AutoColoursARealTerminal) {
     EXPECT_FALSE(color_enabled(slave));
     ::close(slave);
     ::close(master);
-}
-
-TEST(DocsTerminal, QuietFlag) {
-    EXPECT_FALSE(quiet());
-    set_quiet(true);
-    EXPECT_TRUE(quiet());
-    set_quiet(false);
-    EXPECT_FALSE(quiet());
 }

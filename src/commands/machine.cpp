@@ -1,0 +1,69 @@
+#include "commands/machine.hpp"
+
+#include "gpucode/compatibility.hpp"
+#include "probe/context.hpp"
+
+namespace cudoctor::commands {
+
+MachineOptionRefs add_machine_options(CLI::App* cmd, MachineOptions& options, MachineOffer offer) {
+    MachineOptionRefs refs;
+    if (offer.root)
+        refs.root = cmd->add_option("--root", options.root, "work on a machine image (a folder laid out like /) instead of this machine");
+    if (offer.kb) refs.kb = cmd->add_option("--kb", options.kb_dir, "read knowledge-base tables from DIR (newer than the built-in ones)");
+    if (offer.python)
+        refs.python = cmd->add_option("--python", options.pythons, "also inspect this Python interpreter's packages (repeatable)");
+    if (offer.no_exec)
+        refs.no_exec = cmd->add_flag("--no-exec", options.no_exec, "never start a child process while probing (not even nvcc --version)");
+    return refs;
+}
+
+Expected<host::Host> open_host(const MachineOptions& options) {
+    if (options.root) return host::Host::rooted(*options.root);
+    return host::Host::real();
+}
+
+Expected<Machine> open_machine(const MachineOptions& options, const MachineParts& parts) {
+    auto kb = kb::Kb::load(options.kb_dir);
+    if (!kb) return Unexpected<Error>(kb.error());
+    auto host = open_host(options);
+    if (!host) return Unexpected<Error>(host.error());
+    Machine m{std::move(*host), std::move(*kb), {}, {}};
+    m.snap = take_snapshot(m.host, m.kb, options, parts.probe);
+    if (parts.inventory) m.inventory = toolkits::take_inventory(m.host, m.snap, *parts.inventory);
+    return m;
+}
+
+snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const MachineOptions& options, Probe depth) {
+    probe::Options probe_options;
+    if (depth == Probe::all) {
+        probe_options.pythons = options.pythons;
+        probe_options.allow_processes = !options.no_exec;
+        return probe::probe_machine(host, kb, probe_options);
+    }
+    snapshot::Snapshot snap;
+    probe_options.allow_processes = false;
+    probe::Context ctx(host, kb, probe_options, snap);
+    switch (depth) {
+        case Probe::gpus_and_driver:
+            probe::probe_gpus(ctx);
+            probe::probe_driver(ctx);
+            break;
+        case Probe::toolkits:
+            probe::probe_environment(ctx);
+            probe::probe_toolkits(ctx);
+            break;
+        case Probe::none:
+        case Probe::all: break;
+    }
+    return snap;
+}
+
+std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
+    std::vector<gpucode::TargetGpu> gpus;
+    for (const auto& g : snap.gpus)
+        if (auto cc = gpucode::parse_compute_capability(g.compute_capability))
+            gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
+    return gpus;
+}
+
+}  // namespace cudoctor::commands

@@ -1,0 +1,85 @@
+#pragma once
+// The machine a command looks at, opened one way for every command: the options they share
+// (--root, --kb, --python, --no-exec) registered once with one help text each, and open_machine,
+// the only place that chooses between this machine and a --root image.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "common/error.hpp"
+#include "gpucode/gpus.hpp"
+#include "host/host.hpp"
+#include "kb/kb.hpp"
+#include "snapshot/snapshot.hpp"
+#include "toolkits/inventory.hpp"
+
+namespace cudoctor::commands {
+
+/// The values of the shared machine options.
+struct MachineOptions {
+    std::optional<std::string> root;    ///< --root DIR: a machine image instead of this machine
+    std::optional<std::string> kb_dir;  ///< --kb DIR: newer knowledge-base tables over the built-in ones
+    std::vector<std::string> pythons;   ///< --python PATH (repeatable): more interpreters to inspect
+    bool no_exec = false;               ///< --no-exec: never start a child process while probing
+};
+
+/// Which of the shared options a command offers (every one that it offers means the same there).
+struct MachineOffer {
+    bool root = true;
+    bool kb = true;
+    bool python = false;
+    bool no_exec = false;
+};
+
+/// The options add_machine_options registered (nullptr for one not offered), for a command's
+/// own options to exclude or need them.
+struct MachineOptionRefs {
+    CLI::Option* root = nullptr;
+    CLI::Option* kb = nullptr;
+    CLI::Option* python = nullptr;
+    CLI::Option* no_exec = nullptr;
+};
+
+/// Registers the offered shared options on `cmd`, bound to `options`.
+MachineOptionRefs add_machine_options(CLI::App* cmd, MachineOptions& options, MachineOffer offer = {});
+
+/// How much of the machine to probe into Machine::snap.
+enum class Probe {
+    none,             ///< nothing (the command probes later with take_snapshot, or never)
+    gpus_and_driver,  ///< the GPU and driver probes only: files, never a child process
+    toolkits,         ///< the environment and toolkit probes only: files, never a child process
+    all,              ///< every probe: child processes unless --no-exec, the --python interpreters too
+};
+
+/// What a command asks open_machine for, beyond the Host and the KB (always opened).
+struct MachineParts {
+    Probe probe = Probe::none;
+    /// Take the toolkit inventory (`list`, `switch`, …) from the probed snapshot; needs Probe::all.
+    std::optional<toolkits::InventoryOptions> inventory;
+};
+
+struct Machine {
+    host::Host host;
+    kb::Kb kb;
+    snapshot::Snapshot snap;        ///< as MachineParts::probe asked (empty for Probe::none)
+    toolkits::Inventory inventory;  ///< when MachineParts::inventory asked for it
+};
+
+/// This machine, or the image under --root. Errc::not_found when the root folder does not
+/// exist (Host::rooted's error).
+[[nodiscard]] Expected<host::Host> open_host(const MachineOptions& options);
+
+/// Loads the KB (built in, --kb DIR over it), opens the Host (open_host) and probes what `parts`
+/// asks for. The KB's error first (Kb::load's), then the Host's.
+[[nodiscard]] Expected<Machine> open_machine(const MachineOptions& options, const MachineParts& parts = {});
+
+/// Runs the probes `depth` names on `host` (Probe::none: an empty Snapshot).
+[[nodiscard]] snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const MachineOptions& options, Probe depth);
+
+/// The GPUs of a probed Snapshot as targets to judge for (name, compute capability, PCI bus id
+/// as the source); a GPU without a known compute capability is left out.
+[[nodiscard]] std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap);
+
+}  // namespace cudoctor::commands
