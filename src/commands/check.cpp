@@ -125,7 +125,7 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
             return usage_error(options, out, err, written.error());
     }
 
-    return rules::worst_at_least(snap.findings, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;
+    return rules::worst_at_least(snap.findings, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems : ExitStatus::healthy;
 }
 
 Command add_check_command(CLI::App& app) {

@@ -55,7 +55,7 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     if (options.json) out << fleet::to_json(report).dump(2) << "\n";
     else if (options.markdown) fleet::render_markdown(report, {}, out);
     else fleet::render_text(report, {}, out);
-    return fleet::has_problems(report, options.fail_on) ? ExitStatus::problems : ExitStatus::healthy;
+    return fleet::has_problems(report, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems : ExitStatus::healthy;
 }
 
 }  // namespace

@@ -39,8 +39,8 @@ void render_text(const toolkits::Inventory& inv, std::ostream& out) {
         if (tk.is_default) marks += "  [default: /usr/local/cuda" + (inv.default_via.empty() ? "" : " via " + inv.default_via) + "]";
         if (tk.first_on_path) marks += "  [wins in this shell]";
         else if (tk.on_path) marks += "  [on PATH]";
-        out << fmt::format("  {} {:<26} {:<42} {:<8} {:>10}  {}{}\n", tk.is_default ? '*' : ' ', version, tk.path, tk.install_method, size,
-                           cudnn, marks);
+        out << fmt::format("  {} {:<26} {:<42} {:<8} {:>10}  {}{}\n", tk.is_default ? '*' : ' ', version, tk.path,
+                           snapshot::to_string(tk.install_method), size, cudnn, marks);
         for (const auto& r : e.references) {
             out << "        " << toolkits::to_string(r.kind) << ": " << r.file;
             if (r.line > 0) out << ":" << r.line;

@@ -80,7 +80,7 @@ ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream&
     if (!plan->refused && !request->gpu && !request->os && !request->fresh) {
         prediction.evaluated = true;
         for (const auto& f : rules::evaluate(recipe::projected_snapshot(snap, *plan, kb), kb))
-            if (f.severity == "error") prediction.errors.push_back(f.title);
+            if (f.severity == snapshot::Severity::error) prediction.errors.push_back(f.title);
     }
 
     if (options.json || options.format == "json") out << recipe::to_json(*plan, *request, prediction).dump(2) << "\n";

@@ -17,10 +17,15 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
         if (json) {
             auto list = nlohmann::json::array();
             for (const auto& r : rules)
-                list.push_back({{"id", r.id}, {"severity", r.severity}, {"layer", r.layer}, {"summary", r.summary}});
+                list.push_back({{"id", r.id},
+                                {"severity", snapshot::to_string(r.severity)},
+                                {"layer", snapshot::to_string(r.layer)},
+                                {"summary", r.summary}});
             out << list.dump(2) << "\n";
         } else {
-            for (const auto& r : rules) out << fmt::format("{:<34} {:<8} {:<12} {}\n", r.id, r.severity, r.layer, r.summary);
+            for (const auto& r : rules)
+                out << fmt::format("{:<34} {:<8} {:<12} {}\n", r.id, snapshot::to_string(r.severity), snapshot::to_string(r.layer),
+                                   r.summary);
         }
         return ExitStatus::healthy;
     }
@@ -28,7 +33,7 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
     if (!rule) {
         std::string near;
         for (const auto& r : rules)
-            if (r.id.find(*id) != std::string_view::npos || id->find(r.layer) != std::string::npos)
+            if (r.id.find(*id) != std::string_view::npos || id->find(snapshot::to_string(r.layer)) != std::string::npos)
                 near += (near.empty() ? "" : ", ") + std::string(r.id);
         err << "cudoctor: no rule '" << *id << "'" << (near.empty() ? "" : " (did you mean: " + near + "?)")
             << "; `cudoctor rules` lists them\n";
@@ -36,15 +41,15 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
     }
     if (json) {
         out << nlohmann::json{{"id", rule->id},
-                              {"severity", rule->severity},
-                              {"layer", rule->layer},
+                              {"severity", snapshot::to_string(rule->severity)},
+                              {"layer", snapshot::to_string(rule->layer)},
                               {"summary", rule->summary},
                               {"explanation", rule->explanation}}
                    .dump(2)
             << "\n";
     } else {
         out << fmt::format("{}  ({} · {} layer)\n\nwhat it catches: {}\n\nwhy it matters and how it is fixed: {}\n", rule->id,
-                           rule->severity, rule->layer, rule->summary, rule->explanation);
+                           snapshot::to_string(rule->severity), snapshot::to_string(rule->layer), rule->summary, rule->explanation);
     }
     return ExitStatus::healthy;
 }

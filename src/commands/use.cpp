@@ -65,7 +65,8 @@ ExitStatus run_use(const UseOptions& options, std::ostream& out, std::ostream& e
     if (tk.has_nvcc) request.bin_dir = host::dirname(tk.nvcc_path);
     request.lib_dir = m.host.is_dir(host::join(tk.path, "lib64")) ? host::join(tk.path, "lib64") : tk.lib_dir;
     for (const auto& e : m.inventory.toolkits)
-        if (e.toolkit.install_method != "pip" && e.toolkit.install_method != "conda") request.toolkit_dirs.push_back(e.toolkit.path);
+        if (e.toolkit.install_method != snapshot::InstallMethod::pip && e.toolkit.install_method != snapshot::InstallMethod::conda)
+            request.toolkit_dirs.push_back(e.toolkit.path);
     for (const auto& alias : m.host.glob("/usr/local", "cuda*")) request.toolkit_dirs.push_back(alias);
     for (const auto& alias : m.host.glob("/opt", "cuda*")) request.toolkit_dirs.push_back(alias);
     if (auto home = process_env("CUDA_HOME"); home && !home->empty() && *home != "/" && *home != "/usr")

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "snapshot/kinds.hpp"
+
 #include "rules/ids.hpp"
 
 namespace cudoctor::explain {
@@ -18,7 +20,7 @@ struct CauseInfo {
     /// Causes this one is a consequence of when both are in the same log (a missing driver makes
     /// CUDA unavailable, and an unavailable CUDA fails the test).
     std::vector<rules::Id> follows_from;
-    std::string_view layer = {};  ///< "driver", "toolkit", "framework", … (the registry's)
+    snapshot::Layer layer = snapshot::Layer::platform;  ///< the registry's
 };
 
 /// Every cause, in rank order (most fundamental first).

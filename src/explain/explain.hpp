@@ -58,7 +58,7 @@ struct Fact {
 struct Cause {
     std::string id;
     int rank = 0;
-    std::string layer;
+    snapshot::Layer layer = snapshot::Layer::platform;
     std::string confidence;  ///< "high" | "medium" | "low"
     std::string title;
     std::string explanation;

@@ -73,7 +73,7 @@ void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std
         j["fix"] = c.fix;
         j["evidence"] = std::move(evidence);
         j["consequence_of"] = c.consequence_of.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.consequence_of);
-        j["layer"] = c.layer;
+        j["layer"] = snapshot::to_string(c.layer);
         j["values"] = c.values;
         j["match_count"] = c.match_count;
         list.push_back(std::move(j));

@@ -46,7 +46,8 @@ std::vector<Copy> copies_of(const Cause& c, const std::string& soname, int major
     } else if (c.id == "missing-cudart") {
         for (const auto& t : snap.toolkits)
             if (!t.lib_dir.empty() && soname_major(t.cudart_soname) == major)
-                out.push_back({t.lib_dir, "CUDA " + t.version + " (" + t.install_method + ")", t.cudart_loader_visible});
+                out.push_back({t.lib_dir, "CUDA " + t.version + " (" + std::string(snapshot::to_string(t.install_method)) + ")",
+                               t.cudart_loader_visible});
     }
     // Any folder on LD_LIBRARY_PATH or in the loader cache that has it is visible by definition.
     for (const auto& e : snap.environment.ld_library_path)

@@ -10,8 +10,6 @@
 namespace cudoctor::fleet {
 namespace {
 
-int severity_rank(std::string_view s) { return s == "error" ? 0 : s == "warning" ? 1 : 2; }
-
 // Keeps one node per host name: the newest snapshot wins, a tie goes to the later file.
 void drop_duplicates(std::vector<NodeSummary>& nodes, std::vector<Unreadable>& unreadable) {
     std::unordered_map<std::string, std::size_t> by_host;
@@ -106,7 +104,7 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
             if (fresh) {
                 const rules::Rule* rule = rules::find_rule(f.id);
                 it->second = {f.id, f.severity, f.layer, rule ? std::string(rule->summary) : f.title, {}};
-            } else if (severity_rank(f.severity) < severity_rank(it->second.severity)) {
+            } else if (f.severity > it->second.severity) {
                 it->second.severity = f.severity;
             }
             it->second.nodes.push_back(i);
@@ -114,7 +112,7 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
     }
     for (auto& [id, g] : groups) report.findings.push_back(std::move(g));
     std::stable_sort(report.findings.begin(), report.findings.end(), [](const RuleGroup& a, const RuleGroup& b) {
-        if (severity_rank(a.severity) != severity_rank(b.severity)) return severity_rank(a.severity) < severity_rank(b.severity);
+        if (a.severity != b.severity) return a.severity > b.severity;
         return a.nodes.size() > b.nodes.size();
     });
 
@@ -133,10 +131,10 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
     return report;
 }
 
-bool has_problems(const FleetReport& report, std::string_view fail_on) {
+bool has_problems(const FleetReport& report, snapshot::Severity fail_on) {
     if (!report.drift.empty() || !report.unreadable.empty() || !report.stale.empty()) return true;
     for (const auto& g : report.findings)
-        if (severity_rank(g.severity) <= severity_rank(fail_on)) return true;
+        if (g.severity >= fail_on) return true;
     return false;
 }
 

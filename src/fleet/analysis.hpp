@@ -45,7 +45,10 @@ struct NodeDrift {
 
 /// One rule's findings across the fleet.
 struct RuleGroup {
-    std::string id, severity, layer, title;
+    std::string id;
+    snapshot::Severity severity = snapshot::Severity::info;  ///< the worst on any node
+    snapshot::Layer layer = snapshot::Layer::platform;
+    std::string title;
     std::vector<std::size_t> nodes;
 };
 
@@ -81,6 +84,6 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
 
 /// Whether the fleet needs attention: a node differs, a file is unreadable or stale, or a
 /// finding is at least `fail_on` ("error" | "warning").
-bool has_problems(const FleetReport& report, std::string_view fail_on);
+bool has_problems(const FleetReport& report, snapshot::Severity fail_on);
 
 }  // namespace cudoctor::fleet

@@ -130,7 +130,8 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
     if (!r.findings.empty()) {
         out << "\nFindings by rule (" << r.findings.size() << ")\n";
         for (const auto& f : r.findings) {
-            out << "  " << f.severity << std::string(f.severity.size() < 8 ? 8 - f.severity.size() : 1, ' ') << f.id << "  " << f.title
+            const auto severity = snapshot::to_string(f.severity);
+            out << "  " << severity << std::string(severity.size() < 8 ? 8 - severity.size() : 1, ' ') << f.id << "  " << f.title
                 << "\n      " << plural(f.nodes.size(), "node") << ": " << node_list(r, f.nodes, o.max_list_chars) << "\n";
         }
     }
@@ -171,8 +172,8 @@ void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream&
     if (!r.findings.empty()) {
         out << "\n### Findings by rule\n\n| severity | rule | what | nodes |\n| --- | --- | --- | --- |\n";
         for (const auto& f : r.findings)
-            out << "| " << f.severity << " | `" << f.id << "` | " << report::markdown_cell(f.title) << " | " << f.nodes.size() << ": `"
-                << report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
+            out << "| " << snapshot::to_string(f.severity) << " | `" << f.id << "` | " << report::markdown_cell(f.title) << " | "
+                << f.nodes.size() << ": `" << report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
     }
     if (!r.stale.empty()) {
         out << "\n### Stale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n\n";
@@ -229,7 +230,11 @@ nlohmann::json to_json(const FleetReport& r) {
     j["drift"] = std::move(drift);
     json findings = json::array();
     for (const auto& f : r.findings)
-        findings.push_back({{"id", f.id}, {"severity", f.severity}, {"layer", f.layer}, {"title", f.title}, {"nodes", names(f.nodes)}});
+        findings.push_back({{"id", f.id},
+                            {"severity", snapshot::to_string(f.severity)},
+                            {"layer", snapshot::to_string(f.layer)},
+                            {"title", f.title},
+                            {"nodes", names(f.nodes)}});
     j["findings"] = std::move(findings);
     json stale = json::array();
     for (const auto& s : r.stale)

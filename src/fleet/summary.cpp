@@ -39,7 +39,8 @@ std::vector<std::string> gpu_items(const std::vector<snapshot::Gpu>& gpus) {
 
 std::vector<std::string> driver_items(const snapshot::Driver& d) {
     std::string v = d.kernel_module_version.empty() ? "no kernel module" : d.kernel_module_version;
-    if (!d.flavour.empty() && !d.kernel_module_version.empty()) v += " " + d.flavour;
+    if (d.flavour != snapshot::ModuleFlavour::unknown && !d.kernel_module_version.empty())
+        v += " " + std::string(snapshot::to_string(d.flavour));
     // A node whose libraries were upgraded without a reboot differs from its peers right here.
     std::vector<std::string> others;
     for (const auto& u : d.user_space_versions)
@@ -59,7 +60,8 @@ std::vector<std::string> toolkit_items(const std::vector<snapshot::Toolkit>& too
     for (const auto& t : toolkits) {
         if (t.version.empty()) continue;
         std::string v = t.version;
-        if (t.install_method == "pip" || t.install_method == "conda") v += " (" + t.install_method + ")";
+        if (t.install_method == snapshot::InstallMethod::pip || t.install_method == snapshot::InstallMethod::conda)
+            v += " (" + std::string(snapshot::to_string(t.install_method)) + ")";
         if (t.is_default) v += " (default)";
         items.push_back(std::move(v));
     }

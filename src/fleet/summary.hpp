@@ -25,8 +25,8 @@ std::string_view to_string(Layer layer);
 /// A finding as the fleet keeps it: the rule and its headline, not the evidence.
 struct NodeFinding {
     std::string id;
-    std::string severity;
-    std::string layer;
+    snapshot::Severity severity = snapshot::Severity::info;
+    snapshot::Layer layer = snapshot::Layer::platform;
     std::string title;
 };
 

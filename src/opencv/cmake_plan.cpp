@@ -12,7 +12,7 @@ namespace {
 const snapshot::Toolkit* choose_toolkit(const snapshot::Snapshot& snap, const std::optional<std::string>& wanted, Error& error) {
     std::vector<const snapshot::Toolkit*> usable;
     for (const auto& tk : snap.toolkits)
-        if (tk.has_nvcc && tk.install_method != "pip") usable.push_back(&tk);
+        if (tk.has_nvcc && tk.install_method != snapshot::InstallMethod::pip) usable.push_back(&tk);
     if (wanted) {
         for (const auto* tk : usable) {
             if (tk->path == *wanted || tk->version == *wanted) return tk;

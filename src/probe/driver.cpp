@@ -24,7 +24,7 @@ void read_kernel_module(Context& ctx) {
         auto parsed = formats::parse_nvidia_proc_version(*text_data);
         if (parsed) {
             d.kernel_module_version = parsed->version;
-            d.flavour = parsed->open ? "open" : "proprietary";
+            d.flavour = parsed->open ? snapshot::ModuleFlavour::open : snapshot::ModuleFlavour::proprietary;
             d.kernel_module_compiler = parsed->compiler;
             d.evidence.push_back({"/proc/driver/nvidia/version", std::string(text::trim(text::lines(*text_data).front()))});
         } else {
@@ -43,10 +43,10 @@ void read_kernel_module(Context& ctx) {
             ctx.note(kDriverProbe, "/sys/module/nvidia/version", "not a version: " + text::printable(v, 40));
         }
     }
-    if (d.flavour.empty() && !d.kernel_module_version.empty()) {
+    if (d.flavour == snapshot::ModuleFlavour::unknown && !d.kernel_module_version.empty()) {
         // modinfo's license: "NVIDIA" for the proprietary module, "Dual MIT/GPL" for the open one.
         if (auto taint = ctx.read(kDriverProbe, "/sys/module/nvidia/taint", 4096))
-            d.flavour = text::contains(*taint, "P") ? "proprietary" : "open";
+            d.flavour = text::contains(*taint, "P") ? snapshot::ModuleFlavour::proprietary : snapshot::ModuleFlavour::open;
     }
 }
 

@@ -22,7 +22,7 @@ constexpr std::string_view kToolkitProbe = "toolkit";
 struct Candidate {
     std::string path;  // canonical
     std::vector<std::string> found_by;
-    std::string method_hint;
+    snapshot::InstallMethod method_hint = snapshot::InstallMethod::unknown;
     std::string version_hint, version_hint_source;
     std::string nvcc_hint;  // for wheel layouts, where nvcc lives apart from the runtime
 };
@@ -93,7 +93,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
         std::smatch m;
         if (std::regex_match(pkg.name, m, kDebToolkit)) {
             if (auto* c = cands.add("/usr/local/cuda-" + m[1].str() + "." + m[2].str(), "dpkg")) {
-                c->method_hint = "deb";
+                c->method_hint = snapshot::InstallMethod::deb;
                 if (pkg.name.starts_with("cuda-nvcc") || c->version_hint.empty()) {
                     c->version_hint = pkg.version.substr(0, pkg.version.find('-'));
                     c->version_hint_source = "dpkg";
@@ -103,7 +103,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
             for (const char* dir : {"/usr/lib/nvidia-cuda-toolkit", "/usr"}) {
                 if (!ctx.host.is_executable_file(host::join(dir, "bin/nvcc"))) continue;
                 if (auto* c = cands.add(dir, "dpkg")) {
-                    c->method_hint = "deb";
+                    c->method_hint = snapshot::InstallMethod::deb;
                     // "11.8.89~11.8.0-5~deb12u1": the nvcc version before the tilde.
                     c->version_hint = pkg.version.substr(0, pkg.version.find_first_of("~-"));
                     c->version_hint_source = "dpkg";
@@ -120,7 +120,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
         // CUDA 13 wheels share one tree, nvidia/cu13; CUDA 12 wheels one folder each.
         for (const auto& tree : ctx.host.glob(nv, "cu[0-9]*")) {
             if (auto* c = cands.add(tree, "pip")) {
-                c->method_hint = "pip";
+                c->method_hint = snapshot::InstallMethod::pip;
                 c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
                 c->version_hint_source = source;
             }
@@ -128,7 +128,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
         const std::string runtime = host::join(nv, "cuda_runtime");
         if (ctx.host.is_dir(runtime)) {
             if (auto* c = cands.add(runtime, "pip")) {
-                c->method_hint = "pip";
+                c->method_hint = snapshot::InstallMethod::pip;
                 c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
                 c->version_hint_source = source;
                 const std::string nvcc = host::join(nv, "cuda_nvcc/bin/nvcc");
@@ -154,7 +154,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
         }
         if (best.empty()) continue;
         if (auto* c = cands.add(env, "conda")) {
-            c->method_hint = "conda";
+            c->method_hint = snapshot::InstallMethod::conda;
             c->version_hint = best;
             c->version_hint_source = best_source;
         }
@@ -240,20 +240,21 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     }
 }
 
-std::string install_method(Context& ctx, const Candidate& c, const snapshot::Toolkit& tk) {
-    if (!c.method_hint.empty()) return c.method_hint;
-    if (ctx.host.is_dir(host::join(c.path, "conda-meta"))) return "conda";
+snapshot::InstallMethod install_method(Context& ctx, const Candidate& c, const snapshot::Toolkit& tk) {
+    using snapshot::InstallMethod;
+    if (c.method_hint != InstallMethod::unknown) return c.method_hint;
+    if (ctx.host.is_dir(host::join(c.path, "conda-meta"))) return InstallMethod::conda;
     if (auto v = Version::parse(tk.version)) {
         const std::string suffix = "-" + std::to_string(v->major()) + "-" + std::to_string(v->minor());
         for (const auto& pkg : ctx.dpkg) {
             if (pkg.name.starts_with("cuda-") && pkg.name.ends_with(suffix) && c.path == "/usr/local/cuda-" + v->truncated(2).str())
-                return "deb";
+                return InstallMethod::deb;
         }
     }
-    if (ctx.host.exists(host::join(c.path, "bin/cuda-uninstaller"))) return "runfile";
+    if (ctx.host.exists(host::join(c.path, "bin/cuda-uninstaller"))) return InstallMethod::runfile;
     if (ctx.host.is_dir(host::join(c.path, "dist-info")) || !ctx.host.glob(host::join(c.path, "lib"), "nvidia_cuda_*.dist-info").empty())
-        return "pip";
-    return "unknown";
+        return InstallMethod::pip;
+    return InstallMethod::unknown;
 }
 
 void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {

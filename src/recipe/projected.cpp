@@ -41,7 +41,7 @@ void project_toolkit(snapshot::Snapshot& s, const Recipe& plan, const kb::Kb& kb
     tk.version = plan.toolkit_release->str();
     tk.version_source = "version.json";
     tk.path = dir;
-    tk.install_method = plan.toolkit_method;
+    tk.install_method = snapshot::install_method_from(plan.toolkit_method).value_or(snapshot::InstallMethod::unknown);
     tk.has_nvcc = true;
     tk.nvcc_path = dir + "/bin/nvcc";
     tk.is_default = true;

@@ -16,7 +16,8 @@ std::optional<Version> installed_driver(const snapshot::Snapshot& snap) {
 }
 
 bool system_toolkit(const snapshot::Toolkit& tk) {
-    return tk.install_method != "conda" && !(tk.install_method == "pip" && tk.path.find("/nvidia/") != std::string::npos);
+    return tk.install_method != snapshot::InstallMethod::conda &&
+           !(tk.install_method == snapshot::InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
 }
 
 bool cc_less(const std::string& a, const std::string& b) {
@@ -97,7 +98,8 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
     if (!request.fresh) {
         for (const auto& tk : snap.toolkits) {
             auto v = Version::parse(tk.version);
-            if (v && system_toolkit(tk) && tk.has_nvcc) t.toolkits.push_back({*v, tk.path, tk.install_method});
+            if (v && system_toolkit(tk) && tk.has_nvcc)
+                t.toolkits.push_back({*v, tk.path, std::string(snapshot::to_string(tk.install_method))});
         }
         for (const auto& c : snap.cudnn)
             if (auto v = Version::parse(c.version)) t.cudnn.push_back({*v, c.cuda_major, c.location, c.path});

@@ -35,7 +35,7 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
     out << "\n**Findings**\n\n";
     if (snap.findings.empty()) out << "No problems found.\n";
     for (const auto& f : snap.findings) {
-        out << fmt::format("- **{}** `{}` {}{}\n", f.severity, f.id, f.title,
+        out << fmt::format("- **{}** `{}` {}{}\n", snapshot::to_string(f.severity), f.id, f.title,
                            f.consequence_of.empty() ? "" : fmt::format(" (follows from `{}`)", f.consequence_of));
         if (!f.why.empty()) out << "  - why: " << f.why << "\n";
         if (!f.fix.empty()) {

@@ -18,7 +18,8 @@ std::string describe(const snapshot::Gpu& gpu) {
 }
 
 std::string describe(const snapshot::Toolkit& tk) {
-    std::vector<std::string> tail = {tk.install_method, tk.has_nvcc ? "nvcc" : "no nvcc", tk.is_default ? "default (/usr/local/cuda)" : "",
+    std::vector<std::string> tail = {std::string(snapshot::to_string(tk.install_method)), tk.has_nvcc ? "nvcc" : "no nvcc",
+                                     tk.is_default ? "default (/usr/local/cuda)" : "",
                                      tk.first_on_path ? "first on PATH" : (tk.on_path ? "on PATH (shadowed)" : ""),
                                      tk.max_gcc ? fmt::format("gcc ≤ {}", *tk.max_gcc) : ""};
     return fmt::format("CUDA {}  {}  {}", tk.version.empty() ? "?" : tk.version, tk.path, join(tail, " · ", true));
@@ -49,7 +50,8 @@ std::string describe(const snapshot::ProbeNote& note) {
 
 std::string describe_kernel_module(const snapshot::Driver& d) {
     if (!d.kernel_module_version.empty())
-        return fmt::format("kernel module {} ({}){}", d.kernel_module_version, d.flavour.empty() ? "flavour unknown" : d.flavour,
+        return fmt::format("kernel module {} ({}){}", d.kernel_module_version,
+                           d.flavour == snapshot::ModuleFlavour::unknown ? "flavour unknown" : snapshot::to_string(d.flavour),
                            d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", ", true));
     if (d.modules_known == std::optional<bool>(false)) return "kernel module: unknown (no /proc/modules, no /sys/module)";
     std::string loaded = d.loaded_modules.empty() ? "" : " · loaded: " + join(d.loaded_modules, ", ", true);

@@ -44,8 +44,8 @@ void render_findings(const snapshot::Snapshot& snap, Printer& p) {
     for (const auto& f : snap.findings) {
         const std::string line =
             fmt::format("[{}] {}{}", f.id, f.title, f.consequence_of.empty() ? "" : " (follows from " + f.consequence_of + ")");
-        if (f.severity == "error") p.bad(line);
-        else if (f.severity == "warning") p.warn(line);
+        if (f.severity == snapshot::Severity::error) p.bad(line);
+        else if (f.severity == snapshot::Severity::warning) p.warn(line);
         else p.info(line);
         if (!f.why.empty()) p.sub("why: " + f.why);
         if (!f.fix.empty()) {

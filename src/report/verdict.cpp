@@ -13,10 +13,10 @@ std::string verdict_line(const snapshot::Snapshot& snap) {
     std::size_t errors = 0, warnings = 0, infos = 0;
     std::string ids;
     for (const auto& f : snap.findings) {
-        if (f.severity == "error") ++errors;
-        else if (f.severity == "warning") ++warnings;
+        if (f.severity == snapshot::Severity::error) ++errors;
+        else if (f.severity == snapshot::Severity::warning) ++warnings;
         else ++infos;
-        if (f.severity == "info") continue;
+        if (f.severity == snapshot::Severity::info) continue;
         ids += (ids.empty() ? "" : ", ") + f.id;
     }
     if (errors + warnings == 0) return infos == 0 ? "✓ no problems found" : "✓ no problems found (" + count(infos, "note") + ")";

@@ -12,6 +12,8 @@ namespace {
 
 using snapshot::Evidence;
 using snapshot::Finding;
+using snapshot::Layer;
+using snapshot::Severity;
 using snapshot::Snapshot;
 
 bool inside(const std::string& path, const std::string& folder) { return path == folder || path.starts_with(folder + "/"); }
@@ -102,13 +104,15 @@ std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb&
 
 std::vector<Rule> cudnn_rules() {
     return {
-        {"cudnn-cuda-mismatch", "cudnn", "error", "a cuDNN built for another CUDA major than the toolkit or framework that loads it",
+        {"cudnn-cuda-mismatch", Layer::cudnn, Severity::error,
+         "a cuDNN built for another CUDA major than the toolkit or framework that loads it",
          "Compares each cuDNN copy's CUDA major (its wheel or package name, else the majors its release supports, "
          "data/cudnn_cuda.tsv) with the toolkit it sits in or the framework that loads it.",
          cudnn_cuda_mismatch},
-        {"cudnn-header-library-mismatch", "cudnn", "error", "cuDNN headers and libraries of different versions",
+        {"cudnn-header-library-mismatch", Layer::cudnn, Severity::error, "cuDNN headers and libraries of different versions",
          "cudnn_version.h and the libcudnn.so.X.Y.Z next to it disagree: a half-finished upgrade.", header_library_mismatch},
-        {"cudnn-missing-in-default-toolkit", "cudnn", "warning", "several toolkits, cuDNN only inside one that is not the default",
+        {"cudnn-missing-in-default-toolkit", Layer::cudnn, Severity::warning,
+         "several toolkits, cuDNN only inside one that is not the default",
          "Switching /usr/local/cuda loses cuDNN; the fix copies it or installs the system package.", missing_in_default_toolkit},
     };
 }

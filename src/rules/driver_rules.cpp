@@ -12,6 +12,8 @@ namespace {
 
 using snapshot::Evidence;
 using snapshot::Finding;
+using snapshot::Layer;
+using snapshot::Severity;
 using snapshot::Snapshot;
 
 bool has_module(const Snapshot& s, std::string_view name) {
@@ -150,7 +152,7 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
         if (floor && *dv >= *floor) {
             out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)", dv->str(),
                                               toolkit_label(tk), min->str()),
-                                  compat_why(tv->major(), *floor), fix, ev, "warning"));
+                                  compat_why(tv->major(), *floor), fix, ev, Severity::warning));
         } else {
             out.push_back(finding(fmt::format("Driver {} is too old for {}: it needs ≥ {}", dv->str(), toolkit_label(tk),
                                               floor ? floor->str() : min->str()),
@@ -186,7 +188,7 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
         } else if (min && *dv < *min && floor) {
             out.push_back(finding(fmt::format("Driver {} is below CUDA {}'s minimum {} for {} {} (minor-version compatibility applies)",
                                               dv->str(), *fw.cuda, min->str(), fw.name, fw.version),
-                                  compat_why(cv->major(), *floor), recipe::driver_fix(s, kb, min->major()), ev, "warning"));
+                                  compat_why(cv->major(), *floor), recipe::driver_fix(s, kb, min->major()), ev, Severity::warning));
         }
     }
     return out;
@@ -266,40 +268,40 @@ std::vector<Finding> vm_without_gpu_passthrough(const Snapshot& s, const kb::Kb&
 
 std::vector<Rule> driver_rules() {
     return {
-        {"vm-without-gpu-passthrough", "gpu", "error", "a VMware / VirtualBox / Hyper-V / KVM guest sees no NVIDIA GPU",
+        {"vm-without-gpu-passthrough", Layer::gpu, Severity::error, "a VMware / VirtualBox / Hyper-V / KVM guest sees no NVIDIA GPU",
          "Checks for a virtual machine (DMI vendor) with no NVIDIA device on its PCI bus. A guest sees a GPU only through "
          "PCI passthrough or vGPU; the fix depends on the hypervisor.",
          vm_without_gpu_passthrough},
-        {"nouveau-loaded", "driver", "error", "nouveau is bound to the GPU or loaded",
+        {"nouveau-loaded", Layer::driver, Severity::error, "nouveau is bound to the GPU or loaded",
          "Checks /proc/modules and each GPU's bound driver for nouveau. It keeps the nvidia module from binding; the fix "
          "is a modprobe blacklist file, an initramfs rebuild and a reboot.",
          nouveau_loaded},
-        {"secure-boot-blocks-module", "driver", "error", "Secure Boot on, nvidia module built by DKMS but not loaded",
+        {"secure-boot-blocks-module", Layer::driver, Severity::error, "Secure Boot on, nvidia module built by DKMS but not loaded",
          "Checks for Secure Boot enabled, a DKMS-built nvidia module, a GPU and no loaded module: the kernel rejects the "
          "unsigned module. Fixed by enrolling the DKMS MOK key (mokutil --import) or turning Secure Boot off.",
          secure_boot_blocks_module},
-        {"gpu-without-driver", "driver", "error", "an NVIDIA GPU is on the PCI bus but no nvidia kernel module is loaded",
+        {"gpu-without-driver", Layer::driver, Severity::error, "an NVIDIA GPU is on the PCI bus but no nvidia kernel module is loaded",
          "Checks the PCI bus for NVIDIA GPUs and /proc/driver/nvidia for the module. The fix names the driver branch "
          "for this GPU (its architecture decides: 580 for Maxwell and newer, 470 for Kepler; open modules where the "
          "GPU allows) and this distribution's package.",
          gpu_without_driver},
-        {"driver-library-mismatch", "driver", "error", "the loaded kernel module and the user-space driver libraries differ",
+        {"driver-library-mismatch", Layer::driver, Severity::error, "the loaded kernel module and the user-space driver libraries differ",
          "Checks /proc/driver/nvidia/version against the libcuda / libnvidia-ml versions, and names the package change "
          "(dpkg.log, apt history) that caused it. \"Failed to initialize NVML: Driver/library version mismatch\". "
          "Fixed by a reboot or by reloading the module.",
          driver_library_mismatch},
-        {"driver-too-old-for-toolkit", "driver", "error", "an installed toolkit needs a newer driver",
+        {"driver-too-old-for-toolkit", Layer::driver, Severity::error, "an installed toolkit needs a newer driver",
          "Compares the driver with each toolkit's minimum (data/cuda_driver.tsv): below the major's minor-version-"
          "compatibility floor is an error, between the floor and the toolkit's own minimum a warning.",
          driver_too_old_for_toolkit},
-        {"driver-too-old-for-framework", "driver", "error", "a framework's bundled CUDA runtime needs a newer driver",
+        {"driver-too-old-for-framework", Layer::driver, Severity::error, "a framework's bundled CUDA runtime needs a newer driver",
          "Compares the driver with the CUDA runtime each framework was built with (torch/version.py, TF build_info): "
          "predicts \"CUDA driver version is insufficient for CUDA runtime version\".",
          driver_too_old_for_framework},
-        {"smi-cuda-version-is-not-toolkit", "driver", "info", "nvidia-smi's CUDA Version differs from the installed toolkit",
+        {"smi-cuda-version-is-not-toolkit", Layer::driver, Severity::info, "nvidia-smi's CUDA Version differs from the installed toolkit",
          "nvidia-smi's \"CUDA Version\" is the highest CUDA the driver runs, not a toolkit; says which is which.",
          smi_cuda_version_is_not_toolkit},
-        {"wsl-linux-driver-installed", "driver", "error", "WSL2 with a Linux NVIDIA driver installed inside",
+        {"wsl-linux-driver-installed", Layer::driver, Severity::error, "WSL2 with a Linux NVIDIA driver installed inside",
          "Under WSL2 the Windows driver provides libcuda in /usr/lib/wsl/lib; driver packages or libraries elsewhere "
          "break it. Fixed by removing them.",
          wsl_linux_driver_installed},

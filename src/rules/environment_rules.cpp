@@ -13,6 +13,8 @@ namespace {
 
 using snapshot::Evidence;
 using snapshot::Finding;
+using snapshot::Layer;
+using snapshot::Severity;
 using snapshot::Snapshot;
 
 std::string cleaned_ld_library_path(const Snapshot& s) {
@@ -118,7 +120,7 @@ std::vector<Finding> conda_runtime_conflict(const Snapshot& s, const kb::Kb&) {
     if (!active) return {};
     const snapshot::Toolkit* conda = nullptr;
     for (const auto& tk : s.toolkits)
-        if (tk.install_method == "conda" && tk.path == *active && !tk.lib_dir.empty()) conda = &tk;
+        if (tk.install_method == snapshot::InstallMethod::conda && tk.path == *active && !tk.lib_dir.empty()) conda = &tk;
     if (!conda) return {};
     std::vector<Evidence> ev = {{conda->lib_dir, conda->cudart_soname + " (conda, CUDA " + conda->version + ")"}};
     for (const auto& e : s.environment.ld_library_path) {
@@ -144,16 +146,18 @@ std::vector<Finding> conda_runtime_conflict(const Snapshot& s, const kb::Kb&) {
 
 std::vector<Rule> environment_rules() {
     return {
-        {"ld-library-path-missing-dir", "environment", "warning", "LD_LIBRARY_PATH names folders that do not exist",
+        {"ld-library-path-missing-dir", Layer::environment, Severity::warning, "LD_LIBRARY_PATH names folders that do not exist",
          "Lists them; the fix is LD_LIBRARY_PATH without them.", missing_dir},
-        {"ld-library-path-empty-entry", "environment", "warning", "an empty LD_LIBRARY_PATH entry (the current directory)",
+        {"ld-library-path-empty-entry", Layer::environment, Severity::warning, "an empty LD_LIBRARY_PATH entry (the current directory)",
          "An empty entry makes the loader search the working directory: a hijack risk and a source of wrong libraries.", empty_entry},
-        {"cudart-not-loadable", "environment", "warning", "the default toolkit's libcudart is in neither the loader cache nor LD_LIBRARY_PATH",
+        {"cudart-not-loadable", Layer::environment, Severity::warning,
+         "the default toolkit's libcudart is in neither the loader cache nor LD_LIBRARY_PATH",
          "Predicts \"libcudart.so.12: cannot open shared object file\"; the fix is an /etc/ld.so.conf.d file and ldconfig.",
          cudart_not_loadable},
-        {"multiple-cudart-on-loader-path", "environment", "warning", "one libcudart SONAME reachable from several folders",
+        {"multiple-cudart-on-loader-path", Layer::environment, Severity::warning, "one libcudart SONAME reachable from several folders",
          "Lists the folders in the loader's order and names the one that wins.", multiple_cudart},
-        {"conda-cuda-runtime-conflict", "environment", "warning", "a conda env's CUDA runtime and another one are both on the loader path",
+        {"conda-cuda-runtime-conflict", Layer::environment, Severity::warning,
+         "a conda env's CUDA runtime and another one are both on the loader path",
          "The active conda env has its own libcudart while LD_LIBRARY_PATH or the loader cache brings another.", conda_runtime_conflict},
     };
 }

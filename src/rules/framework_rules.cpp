@@ -17,6 +17,8 @@ namespace {
 
 using snapshot::Evidence;
 using snapshot::Finding;
+using snapshot::Layer;
+using snapshot::Severity;
 using snapshot::Snapshot;
 
 std::string python_of(const snapshot::Framework& fw) { return fw.interpreter.empty() ? "python3" : fw.interpreter; }
@@ -267,20 +269,22 @@ std::vector<Finding> triton_compiler_missing(const Snapshot& s, const kb::Kb&) {
 
 std::vector<Rule> framework_rules() {
     return {
-        {"framework-cpu-only-build", "framework", "error", "an NVIDIA GPU is present but PyTorch / TensorFlow is a CPU-only build",
+        {"framework-cpu-only-build", Layer::framework, Severity::error,
+         "an NVIDIA GPU is present but PyTorch / TensorFlow is a CPU-only build",
          "\"Torch not compiled with CUDA enabled\"; the fix installs the CUDA wheel the driver can run.", cpu_only_build},
-        {"framework-gpu-arch-unsupported", "framework", "error", "the GPU's architecture is not in the framework build's list",
+        {"framework-gpu-arch-unsupported", Layer::framework, Severity::error, "the GPU's architecture is not in the framework build's list",
          "Compares the GPU's compute capability with the GPU code the framework's largest CUDA library carries (read from "
          "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
          "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
          framework_gpu_arch_unsupported},
-        {"tensorflow-cuda-mismatch", "framework", "error",
+        {"tensorflow-cuda-mismatch", Layer::framework, Severity::error,
          "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
          "TensorFlow without [and-cuda] wheels loads the system's CUDA and cuDNN by major version.", tensorflow_cuda_mismatch},
-        {"extension-build-cuda-mismatch", "framework", "warning",
+        {"extension-build-cuda-mismatch", Layer::framework, Severity::warning,
          "the nvcc that would build a PyTorch extension has another CUDA major than torch",
          "\"The detected CUDA version mismatches the version that was used to compile PyTorch\".", extension_build_mismatch},
-        {"triton-compiler-missing", "framework", "warning", "Triton installed but no C compiler or no Python.h for its interpreter",
+        {"triton-compiler-missing", Layer::framework, Severity::warning,
+         "Triton installed but no C compiler or no Python.h for its interpreter",
          "The first torch.compile / Triton kernel fails; the fix installs build-essential and pythonX.Y-dev.", triton_compiler_missing},
     };
 }

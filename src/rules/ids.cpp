@@ -11,14 +11,12 @@ consteval bool empty_or_rule(const std::string_view& id) {
     return m && m->named_by != NamedBy::cause;
 }
 
-/// The registry's own rules: ids and old ids unique and distinct, layers known, and every
+/// The registry's own rules: ids and old ids unique and distinct, and every
 /// relation naming a rule, for a cause only.
 consteval bool registry_is_consistent() {
     for (std::size_t i = 0; i < kFailureModes.size(); ++i) {
         const auto& m = kFailureModes[i];
-        bool known_layer = false;
-        for (const auto& layer : kLayerOrder) known_layer = known_layer || layer == m.layer;
-        if (m.id.empty() || !known_layer) return false;
+        if (m.id.empty()) return false;
         if (!m.old_id.empty() && (registered(m.old_id) || m.named_by != NamedBy::both)) return false;
         for (std::size_t j = i + 1; j < kFailureModes.size(); ++j) {
             if (kFailureModes[j].id == m.id) return false;
@@ -32,7 +30,7 @@ consteval bool registry_is_consistent() {
     }
     return true;
 }
-static_assert(registry_is_consistent(), "src/rules/ids.hpp: duplicated id, unknown layer, or a relation to a non-rule");
+static_assert(registry_is_consistent(), "src/rules/ids.hpp: duplicated id or a relation to a non-rule");
 
 }  // namespace
 

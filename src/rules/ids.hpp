@@ -13,18 +13,18 @@
 #include <span>
 #include <string_view>
 
+#include "snapshot/kinds.hpp"
+
 namespace cudoctor::rules {
 
-/// The layers, in report order (root causes first).
-inline constexpr std::array<std::string_view, 7> kLayerOrder = {"gpu",       "driver",      "toolkit", "cudnn",
-                                                                "framework", "environment", "platform"};
+using snapshot::Layer;
 
 /// Who names a failure mode: a check rule, an explain cause, or both (one id for both).
 enum class NamedBy { rule, cause, both };
 
 struct FailureMode {
     std::string_view id;
-    std::string_view layer;  ///< "gpu", "driver", "toolkit", "cudnn", "framework", "environment", "platform"
+    Layer layer = Layer::platform;
     NamedBy named_by = NamedBy::rule;
     /// explain's id for this cause before the registry merged it with the rule's; accepted
     /// wherever a cause id is read and reported as "alias" in explain --json, for one release.
@@ -39,58 +39,58 @@ struct FailureMode {
 // clang-format off
 inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     // -- named by a rule and a cause (the rule's id; explain's old id stays an alias for one release)
-    {.id = "driver-library-mismatch", .layer = "driver", .named_by = NamedBy::both, .old_id = "driver-lib-mismatch",
+    {.id = "driver-library-mismatch", .layer = Layer::driver, .named_by = NamedBy::both, .old_id = "driver-lib-mismatch",
      .confirmed_by = {"driver-library-mismatch"}, .contradicted_absent = {"driver-library-mismatch"}},
-    {.id = "gcc-too-new-for-toolkit", .layer = "toolkit", .named_by = NamedBy::both, .old_id = "unsupported-gcc",
+    {.id = "gcc-too-new-for-toolkit", .layer = Layer::toolkit, .named_by = NamedBy::both, .old_id = "unsupported-gcc",
      .confirmed_by = {"gcc-too-new-for-toolkit"}, .contradicted_absent = {"gcc-too-new-for-toolkit"}},
     // The rule reads the nvcc on PATH, torch reads CUDA_HOME's: the rule's absence proves nothing.
-    {.id = "extension-build-cuda-mismatch", .layer = "framework", .named_by = NamedBy::both, .old_id = "cuda-version-mismatch-build",
+    {.id = "extension-build-cuda-mismatch", .layer = Layer::framework, .named_by = NamedBy::both, .old_id = "cuda-version-mismatch-build",
      .confirmed_by = {"extension-build-cuda-mismatch"}},
     // -- named by explain's causes only
-    {.id = "runfile-corrupt", .layer = "toolkit", .named_by = NamedBy::cause},
-    {.id = "apt-conflict", .layer = "platform", .named_by = NamedBy::cause},
-    {.id = "wsl", .layer = "platform", .named_by = NamedBy::cause, .confirmed_by = {"wsl-linux-driver-installed"}},
-    {.id = "driver-not-loaded", .layer = "driver", .named_by = NamedBy::cause,
+    {.id = "runfile-corrupt", .layer = Layer::toolkit, .named_by = NamedBy::cause},
+    {.id = "apt-conflict", .layer = Layer::platform, .named_by = NamedBy::cause},
+    {.id = "wsl", .layer = Layer::platform, .named_by = NamedBy::cause, .confirmed_by = {"wsl-linux-driver-installed"}},
+    {.id = "driver-not-loaded", .layer = Layer::driver, .named_by = NamedBy::cause,
      .confirmed_by = {"gpu-without-driver", "nouveau-loaded", "secure-boot-blocks-module"}},
     // driver-too-old-for-toolkit also warns inside minor-version compatibility, where programs still run.
-    {.id = "driver-too-old", .layer = "driver", .named_by = NamedBy::cause, .confirmed_by = {"driver-too-old-for-framework"}},
-    {.id = "missing-libcuda", .layer = "driver", .named_by = NamedBy::cause},
-    {.id = "nvcc-not-found", .layer = "toolkit", .named_by = NamedBy::cause, .confirmed_by = {"toolkit-not-on-path"}},
-    {.id = "missing-cudart", .layer = "toolkit", .named_by = NamedBy::cause, .confirmed_by = {"cudart-not-loadable"}},
-    {.id = "missing-cudnn", .layer = "cudnn", .named_by = NamedBy::cause},
-    {.id = "missing-other-lib", .layer = "toolkit", .named_by = NamedBy::cause},
-    {.id = "opencv-cuda", .layer = "framework", .named_by = NamedBy::cause},
-    {.id = "torch-cuda-unavailable", .layer = "framework", .named_by = NamedBy::cause,
+    {.id = "driver-too-old", .layer = Layer::driver, .named_by = NamedBy::cause, .confirmed_by = {"driver-too-old-for-framework"}},
+    {.id = "missing-libcuda", .layer = Layer::driver, .named_by = NamedBy::cause},
+    {.id = "nvcc-not-found", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"toolkit-not-on-path"}},
+    {.id = "missing-cudart", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"cudart-not-loadable"}},
+    {.id = "missing-cudnn", .layer = Layer::cudnn, .named_by = NamedBy::cause},
+    {.id = "missing-other-lib", .layer = Layer::toolkit, .named_by = NamedBy::cause},
+    {.id = "opencv-cuda", .layer = Layer::framework, .named_by = NamedBy::cause},
+    {.id = "torch-cuda-unavailable", .layer = Layer::framework, .named_by = NamedBy::cause,
      .confirmed_by = {"framework-cpu-only-build", "driver-too-old-for-framework", "gpu-without-driver"}},
-    {.id = "no-kernel-image", .layer = "framework", .named_by = NamedBy::cause, .confirmed_by = {"framework-gpu-arch-unsupported"}},
-    {.id = "cuda-oom", .layer = "framework", .named_by = NamedBy::cause},
-    {.id = "async-error", .layer = "framework", .named_by = NamedBy::cause},
+    {.id = "no-kernel-image", .layer = Layer::framework, .named_by = NamedBy::cause, .confirmed_by = {"framework-gpu-arch-unsupported"}},
+    {.id = "cuda-oom", .layer = Layer::framework, .named_by = NamedBy::cause},
+    {.id = "async-error", .layer = Layer::framework, .named_by = NamedBy::cause},
     // -- named by check's rules only (verify blames these too)
-    {.id = "vm-without-gpu-passthrough", .layer = "gpu"},
-    {.id = "nouveau-loaded", .layer = "driver"},
-    {.id = "secure-boot-blocks-module", .layer = "driver"},
-    {.id = "gpu-without-driver", .layer = "driver"},
-    {.id = "driver-too-old-for-toolkit", .layer = "driver"},
-    {.id = "driver-too-old-for-framework", .layer = "driver"},
-    {.id = "smi-cuda-version-is-not-toolkit", .layer = "driver"},
-    {.id = "wsl-linux-driver-installed", .layer = "driver"},
-    {.id = "gpu-arch-unsupported-by-toolkit", .layer = "toolkit"},
-    {.id = "toolkit-not-on-path", .layer = "toolkit"},
-    {.id = "nvcc-shadowed", .layer = "toolkit"},
-    {.id = "cuda-home-invalid", .layer = "toolkit"},
-    {.id = "cuda-symlink-dangling", .layer = "toolkit"},
-    {.id = "cudnn-cuda-mismatch", .layer = "cudnn"},
-    {.id = "cudnn-header-library-mismatch", .layer = "cudnn"},
-    {.id = "cudnn-missing-in-default-toolkit", .layer = "cudnn"},
-    {.id = "framework-cpu-only-build", .layer = "framework"},
-    {.id = "framework-gpu-arch-unsupported", .layer = "framework"},
-    {.id = "tensorflow-cuda-mismatch", .layer = "framework"},
-    {.id = "triton-compiler-missing", .layer = "framework"},
-    {.id = "ld-library-path-missing-dir", .layer = "environment"},
-    {.id = "ld-library-path-empty-entry", .layer = "environment"},
-    {.id = "cudart-not-loadable", .layer = "environment"},
-    {.id = "multiple-cudart-on-loader-path", .layer = "environment"},
-    {.id = "conda-cuda-runtime-conflict", .layer = "environment"},
+    {.id = "vm-without-gpu-passthrough", .layer = Layer::gpu},
+    {.id = "nouveau-loaded", .layer = Layer::driver},
+    {.id = "secure-boot-blocks-module", .layer = Layer::driver},
+    {.id = "gpu-without-driver", .layer = Layer::driver},
+    {.id = "driver-too-old-for-toolkit", .layer = Layer::driver},
+    {.id = "driver-too-old-for-framework", .layer = Layer::driver},
+    {.id = "smi-cuda-version-is-not-toolkit", .layer = Layer::driver},
+    {.id = "wsl-linux-driver-installed", .layer = Layer::driver},
+    {.id = "gpu-arch-unsupported-by-toolkit", .layer = Layer::toolkit},
+    {.id = "toolkit-not-on-path", .layer = Layer::toolkit},
+    {.id = "nvcc-shadowed", .layer = Layer::toolkit},
+    {.id = "cuda-home-invalid", .layer = Layer::toolkit},
+    {.id = "cuda-symlink-dangling", .layer = Layer::toolkit},
+    {.id = "cudnn-cuda-mismatch", .layer = Layer::cudnn},
+    {.id = "cudnn-header-library-mismatch", .layer = Layer::cudnn},
+    {.id = "cudnn-missing-in-default-toolkit", .layer = Layer::cudnn},
+    {.id = "framework-cpu-only-build", .layer = Layer::framework},
+    {.id = "framework-gpu-arch-unsupported", .layer = Layer::framework},
+    {.id = "tensorflow-cuda-mismatch", .layer = Layer::framework},
+    {.id = "triton-compiler-missing", .layer = Layer::framework},
+    {.id = "ld-library-path-missing-dir", .layer = Layer::environment},
+    {.id = "ld-library-path-empty-entry", .layer = Layer::environment},
+    {.id = "cudart-not-loadable", .layer = Layer::environment},
+    {.id = "multiple-cudart-on-loader-path", .layer = Layer::environment},
+    {.id = "conda-cuda-runtime-conflict", .layer = Layer::environment},
 });
 // clang-format on
 

@@ -9,10 +9,10 @@
 
 namespace cudoctor::rules::detail {
 
-/// A finding of the rule being checked: evaluate() fills in its id and layer, and its severity
-/// when left empty (the rule's own).
+/// A finding of the rule being checked: evaluate() fills in its id and layer. Its severity is the
+/// rule's own, or `milder` (never more than the rule's: evaluate() takes the milder of the two).
 snapshot::Finding finding(std::string title, std::string why, std::string fix, std::vector<snapshot::Evidence> evidence = {},
-                          std::string severity = {});
+                          std::optional<snapshot::Severity> milder = {});
 
 /// The driver version that decides what can run: the loaded kernel module's, else the newest
 /// installed user-space library's; nullopt with no driver at all.

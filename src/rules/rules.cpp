@@ -13,13 +13,13 @@ namespace cudoctor::rules {
 namespace detail {
 
 snapshot::Finding finding(std::string title, std::string why, std::string fix, std::vector<snapshot::Evidence> evidence,
-                          std::string severity) {
+                          std::optional<snapshot::Severity> milder) {
     snapshot::Finding f;
     f.title = std::move(title);
     f.why = std::move(why);
     f.fix = std::move(fix);
     f.evidence = std::move(evidence);
-    f.severity = std::move(severity);
+    f.severity = milder.value_or(snapshot::Severity::error);  // evaluate() caps it at the rule's severity
     return f;
 }
 
@@ -30,7 +30,9 @@ std::optional<Version> driver_version(const snapshot::Snapshot& snap) {
 }
 
 bool is_system_toolkit(const snapshot::Toolkit& tk) {
-    return tk.install_method != "conda" && !(tk.install_method == "pip" && tk.path.find("/nvidia/") != std::string::npos);
+    using snapshot::InstallMethod;
+    return tk.install_method != InstallMethod::conda &&
+           !(tk.install_method == InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
 }
 
 std::optional<int> major_of(const std::string& version) {
@@ -55,10 +57,7 @@ const snapshot::Toolkit* path_toolkit(const snapshot::Snapshot& snap) {
 
 namespace {
 
-std::size_t layer_rank(std::string_view layer) {
-    auto it = std::find(kLayerOrder.begin(), kLayerOrder.end(), layer);
-    return static_cast<std::size_t>(it - kLayerOrder.begin());
-}
+std::size_t layer_rank(snapshot::Layer layer) { return static_cast<std::size_t>(layer); }  // Layer is in report order
 
 /// When both fire, the second is explained by the first: report it once, as a consequence.
 struct CauseOf {
@@ -92,8 +91,9 @@ const std::vector<Rule>& all_rules() {
         for (const auto& r : all) {
             const auto* m = find_failure_mode(r.id);
             if (!m || m->id != r.id || m->named_by == NamedBy::cause || m->layer != r.layer) {
+                const auto layer = snapshot::to_string(r.layer);
                 std::fprintf(stderr, "cudoctor: rule '%.*s' (layer %.*s) is not registered as a rule in src/rules/ids.hpp\n",
-                             static_cast<int>(r.id.size()), r.id.data(), static_cast<int>(r.layer.size()), r.layer.data());
+                             static_cast<int>(r.id.size()), r.id.data(), static_cast<int>(layer.size()), layer.data());
                 std::abort();
             }
         }
@@ -113,8 +113,8 @@ std::vector<snapshot::Finding> evaluate(const snapshot::Snapshot& snap, const kb
     for (const auto& rule : all_rules()) {
         for (auto& f : rule.check(snap, kb)) {
             f.id = std::string(rule.id);
-            f.layer = std::string(rule.layer);
-            if (f.severity.empty()) f.severity = std::string(rule.severity);
+            f.layer = rule.layer;
+            f.severity = std::min(f.severity, rule.severity);  // a finding may be milder than its rule, never worse
             found.push_back(std::move(f));
         }
     }
@@ -137,12 +137,8 @@ std::vector<snapshot::Finding> evaluate(const snapshot::Snapshot& snap, const kb
     return ordered;
 }
 
-bool worst_at_least(const std::vector<snapshot::Finding>& findings, std::string_view threshold) {
-    for (const auto& f : findings) {
-        if (f.severity == "error") return true;
-        if (threshold == "warning" && f.severity == "warning") return true;
-    }
-    return false;
+bool worst_at_least(const std::vector<snapshot::Finding>& findings, snapshot::Severity threshold) {
+    return std::any_of(findings.begin(), findings.end(), [&](const auto& f) { return f.severity >= threshold; });
 }
 
 }  // namespace cudoctor::rules

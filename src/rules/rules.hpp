@@ -12,8 +12,8 @@ namespace cudoctor::rules {
 /// explanation `cudoctor rules ID` prints. The same table feeds check, rules and explain.
 struct Rule {
     std::string_view id;
-    std::string_view layer;
-    std::string_view severity;
+    snapshot::Layer layer;
+    snapshot::Severity severity;   ///< the most a finding of this rule can be (a finding may say less)
     std::string_view summary;      ///< what it catches, one line
     std::string_view explanation;  ///< why it matters and how it is fixed
     std::vector<snapshot::Finding> (*check)(const snapshot::Snapshot&, const kb::Kb&);
@@ -27,7 +27,7 @@ const Rule* find_rule(std::string_view id);
 /// Runs every rule; findings ordered by layer, root causes first.
 std::vector<snapshot::Finding> evaluate(const snapshot::Snapshot& snap, const kb::Kb& kb);
 
-/// Whether any finding is at least as severe as `threshold` ("error" or "warning").
-bool worst_at_least(const std::vector<snapshot::Finding>& findings, std::string_view threshold);
+/// Whether any finding is at least as severe as `threshold`.
+bool worst_at_least(const std::vector<snapshot::Finding>& findings, snapshot::Severity threshold);
 
 }  // namespace cudoctor::rules

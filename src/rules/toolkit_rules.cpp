@@ -12,6 +12,8 @@ namespace {
 
 using snapshot::Evidence;
 using snapshot::Finding;
+using snapshot::Layer;
+using snapshot::Severity;
 using snapshot::Snapshot;
 
 std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb::Kb& kb) {
@@ -141,7 +143,7 @@ std::vector<Finding> cuda_home_invalid(const Snapshot& s, const kb::Kb&) {
                                   fmt::format("export PATH={}/bin:$PATH   # keep {} and put its nvcc first\n"
                                               "# or follow PATH instead: {}",
                                               *value, var, fix_line),
-                                  {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}}, "warning"));
+                                  {{std::string("env ") + var, *value}, {"env PATH", s.environment.nvcc_on_path.front()}}, Severity::warning));
         }
     }
     return out;
@@ -166,20 +168,23 @@ std::vector<Finding> cuda_symlink_dangling(const Snapshot& s, const kb::Kb&) {
 
 std::vector<Rule> toolkit_rules() {
     return {
-        {"gpu-arch-unsupported-by-toolkit", "toolkit", "error", "the GPU is newer than a toolkit knows, or older than it supports",
+        {"gpu-arch-unsupported-by-toolkit", Layer::toolkit, Severity::error,
+         "the GPU is newer than a toolkit knows, or older than it supports",
          "Compares each GPU's compute capability with the toolkits that can target it (data/cuda_arch_support.tsv).",
          gpu_arch_unsupported_by_toolkit},
-        {"gcc-too-new-for-toolkit", "toolkit", "error", "the default gcc is newer than a toolkit accepts",
+        {"gcc-too-new-for-toolkit", Layer::toolkit, Severity::error, "the default gcc is newer than a toolkit accepts",
          "Compares /usr/bin/gcc's major with each toolkit's limit, read from its own include/crt/host_config.h "
          "(data/cuda_gcc.tsv otherwise): \"unsupported GNU version\". The fix installs gcc-N and points nvcc and CMake at it.",
          gcc_too_new},
-        {"toolkit-not-on-path", "toolkit", "warning", "a toolkit is installed but no nvcc is on PATH",
+        {"toolkit-not-on-path", Layer::toolkit, Severity::warning, "a toolkit is installed but no nvcc is on PATH",
          "\"nvcc: command not found\"; the fix is the export lines for the default toolkit.", toolkit_not_on_path},
-        {"nvcc-shadowed", "toolkit", "warning", "the nvcc that wins on PATH is not the toolkit CUDA_HOME or /usr/local/cuda names",
+        {"nvcc-shadowed", Layer::toolkit, Severity::warning,
+         "the nvcc that wins on PATH is not the toolkit CUDA_HOME or /usr/local/cuda names",
          "Compares the toolkit of the first nvcc on PATH with the one CUDA_HOME (else /usr/local/cuda) names.", nvcc_shadowed},
-        {"cuda-home-invalid", "toolkit", "error", "CUDA_HOME / CUDA_PATH point to a missing folder or another toolkit than nvcc's",
+        {"cuda-home-invalid", Layer::toolkit, Severity::error,
+         "CUDA_HOME / CUDA_PATH point to a missing folder or another toolkit than nvcc's",
          "A missing folder is an error; another toolkit than the nvcc on PATH a warning.", cuda_home_invalid},
-        {"cuda-symlink-dangling", "toolkit", "error", "/usr/local/cuda points to a folder that does not exist",
+        {"cuda-symlink-dangling", Layer::toolkit, Severity::error, "/usr/local/cuda points to a folder that does not exist",
          "The fix re-points it at the newest installed toolkit.", cuda_symlink_dangling},
     };
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "snapshot/kinds.hpp"
+
 namespace cudoctor::snapshot {
 
 inline constexpr int kSchemaVersion = 1;
@@ -63,8 +65,8 @@ struct PackageEvent {
 };
 
 struct Driver {
-    std::string kernel_module_version;             ///< "550.54.14"; "" when no module is loaded
-    std::string flavour;                           ///< "proprietary" | "open" | ""
+    std::string kernel_module_version;  ///< "550.54.14"; "" when no module is loaded
+    ModuleFlavour flavour = ModuleFlavour::unknown;
     std::string kernel_module_compiler;            ///< the "GCC version:" line, when present
     std::optional<bool> modules_known;             ///< false when /proc/modules is unreadable
     std::vector<std::string> loaded_modules;       ///< nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau
@@ -82,7 +84,7 @@ struct Toolkit {
     std::string version;         ///< "12.4.131", or as precise as known ("13.0")
     std::string version_source;  ///< "version.json" | "version.txt" | "dist-info" | "cuda.h" | "nvcc" | "dpkg" | "conda-meta"
     std::string path;            ///< "/usr/local/cuda-12.4" (as found, real path inside the root)
-    std::string install_method;  ///< runfile | deb | pip | conda | unknown
+    InstallMethod install_method = InstallMethod::unknown;
     bool has_nvcc = false;
     std::string nvcc_path;
     bool is_default = false;             ///< /usr/local/cuda points here
@@ -206,9 +208,9 @@ struct Platform {
 
 /// A rule's verdict. Empty until rules land, but its shape is fixed.
 struct Finding {
-    std::string id;        ///< stable: "driver-library-mismatch"
-    std::string severity;  ///< "error" | "warning" | "info"
-    std::string layer;     ///< "gpu" | "driver" | "toolkit" | "cudnn" | "framework" | "environment" | "platform"
+    std::string id;  ///< stable: "driver-library-mismatch"
+    Severity severity = Severity::info;
+    Layer layer = Layer::platform;
     std::string title;
     std::string why;
     std::string fix;  ///< exact commands for this machine

@@ -18,6 +18,24 @@ struct adl_serializer<std::optional<T>> {
 
 namespace cudoctor::snapshot {
 
+// The closed sets by their one spelling (kinds.hpp); an unknown spelling in a saved snapshot reads
+// as the first entry.
+NLOHMANN_JSON_SERIALIZE_ENUM(Severity, {{Severity::info, "info"}, {Severity::warning, "warning"}, {Severity::error, "error"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Layer, {{Layer::platform, "platform"},
+                                     {Layer::gpu, "gpu"},
+                                     {Layer::driver, "driver"},
+                                     {Layer::toolkit, "toolkit"},
+                                     {Layer::cudnn, "cudnn"},
+                                     {Layer::framework, "framework"},
+                                     {Layer::environment, "environment"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(InstallMethod, {{InstallMethod::unknown, "unknown"},
+                                             {InstallMethod::runfile, "runfile"},
+                                             {InstallMethod::deb, "deb"},
+                                             {InstallMethod::pip, "pip"},
+                                             {InstallMethod::conda, "conda"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(ModuleFlavour,
+                             {{ModuleFlavour::unknown, ""}, {ModuleFlavour::proprietary, "proprietary"}, {ModuleFlavour::open, "open"}})
+
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Evidence, source, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeNote, probe, path, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, bus_id, pci_device_id, pci_class, subsystem_id, name, chip, architecture,

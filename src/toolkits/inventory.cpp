@@ -59,7 +59,8 @@ Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap,
         Entry e;
         e.toolkit = tk;
         e.release = release_of(host, tk.path);
-        if (options.sizes && (tk.install_method == "runfile" || tk.install_method == "deb" || tk.install_method == "unknown")) {
+        if (options.sizes && (tk.install_method == snapshot::InstallMethod::runfile || tk.install_method == snapshot::InstallMethod::deb ||
+                              tk.install_method == snapshot::InstallMethod::unknown)) {
             e.size_bytes = 0;
             std::size_t seen = 0;
             walk_size(host, tk.path, e, seen, 0);
@@ -82,7 +83,7 @@ nlohmann::json to_json(const Inventory& inv) {
         nlohmann::json j{{"version", e.toolkit.version},
                          {"release", e.release},
                          {"path", e.toolkit.path},
-                         {"install_method", e.toolkit.install_method},
+                         {"install_method", std::string(snapshot::to_string(e.toolkit.install_method))},
                          {"is_default", e.toolkit.is_default},
                          {"wins_in_shell", e.toolkit.first_on_path},
                          {"on_path", e.toolkit.on_path},

@@ -10,7 +10,7 @@ namespace {
 
 std::string describe(const Entry& e) {
     std::string s = e.release.empty() ? e.toolkit.version : e.release;
-    return s + " (" + e.toolkit.path + ", " + e.toolkit.install_method + ")";
+    return s + " (" + e.toolkit.path + ", " + std::string(snapshot::to_string(e.toolkit.install_method)) + ")";
 }
 
 bool prefix_match(const Version& spec, const Version& v) {

@@ -45,10 +45,10 @@ std::vector<std::string> module_versions(const std::vector<const Entry*>& entrie
     for (std::size_t i = 0; i < entries.size(); ++i) {
         if (count[short_names[i]] == 1) out.push_back(short_names[i]);
         else
-            out.push_back(entries[i]->toolkit.version +
-                          (entries[i]->toolkit.install_method == "runfile" || entries[i]->toolkit.install_method == "deb"
-                               ? ""
-                               : "-" + entries[i]->toolkit.install_method));
+            out.push_back(entries[i]->toolkit.version + (entries[i]->toolkit.install_method == snapshot::InstallMethod::runfile ||
+                                                                 entries[i]->toolkit.install_method == snapshot::InstallMethod::deb
+                                                             ? ""
+                                                             : "-" + std::string(snapshot::to_string(entries[i]->toolkit.install_method))));
     }
     return out;
 }

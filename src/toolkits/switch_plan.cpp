@@ -58,8 +58,8 @@ plan::Step ldconfig_step(std::string why) {
 
 Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target) {
     const auto& tk = target.toolkit;
-    if (tk.install_method == "pip" || tk.install_method == "conda")
-        return fail(Errc::usage, label(target) + " is a " + tk.install_method +
+    if (tk.install_method == snapshot::InstallMethod::pip || tk.install_method == snapshot::InstallMethod::conda)
+        return fail(Errc::usage, label(target) + " is a " + std::string(snapshot::to_string(tk.install_method)) +
                                      " install: it is never the machine default; `cudoctor use` switches a shell to it");
     plan::Plan p;
     p.title = "make CUDA " + label(target) + " the machine's default (/usr/local/cuda)";

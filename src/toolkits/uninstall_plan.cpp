@@ -13,7 +13,9 @@
 namespace cudoctor::toolkits {
 namespace {
 
-bool is_folder_install(const Entry& e) { return e.toolkit.install_method != "pip" && e.toolkit.install_method != "conda"; }
+bool is_folder_install(const Entry& e) {
+    return e.toolkit.install_method != snapshot::InstallMethod::pip && e.toolkit.install_method != snapshot::InstallMethod::conda;
+}
 
 bool token_end(char c) { return c == ':' || c == '"' || c == '\'' || c == ' ' || c == '\t' || c == ';' || c == '}'; }
 
@@ -115,13 +117,13 @@ bool plan_references(const host::Host& host, const Inventory& inv, const Entry& 
 void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const Entry& target, plan::Plan& p) {
     const auto& tk = target.toolkit;
     const std::string uninstaller = host::join(tk.path, "bin/cuda-uninstaller");
-    if (tk.install_method == "runfile" && host.is_executable_file(uninstaller)) {
+    if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller)) {
         p.steps.push_back(plan::run_command({uninstaller, "--silent"}, "the runfile's own uninstaller removes the files it installed",
                                             "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) +
                                                 "_<driver>_linux.run --silent --toolkit"));
     }
     bool keep_folder = false;
-    if (tk.install_method == "deb") {
+    if (tk.install_method == snapshot::InstallMethod::deb) {
         auto own = dpkg_packages_of(host, target);
         if (!own.kept_inside.empty()) {
             keep_folder = true;
@@ -145,7 +147,7 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
                                                 undo, true, {"--root={root}", "--force-not-root"}));
         }
     }
-    if (tk.install_method == "pip") {
+    if (tk.install_method == snapshot::InstallMethod::pip) {
         // .../site-packages/nvidia/cu13 or .../site-packages/nvidia/cuda_runtime
         const std::string site = host::dirname(host::dirname(tk.path));
         std::string python = "python3";
@@ -168,7 +170,7 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
         if (argv.size() > 5)
             p.steps.push_back(plan::run_command(argv, "pip removes the CUDA wheels of " + site, undo, !site.starts_with("/home/")));
     }
-    if (tk.install_method == "conda") {
+    if (tk.install_method == snapshot::InstallMethod::conda) {
         std::vector<std::string> pkgs;
         std::string undo;
         for (const auto& f : host.glob(host::join(tk.path, "conda-meta"), "*.json")) {
@@ -210,8 +212,8 @@ void add_notes(const snapshot::Snapshot& snap, const Inventory& inv, const Entry
     if (!target.cudnn.empty()) p.warnings.push_back("cuDNN " + target.cudnn.front() + " lives inside " + dir + " and goes with it");
     for (const auto& e : inv.toolkits)
         if (&e != &target && !is_folder_install(e))
-            p.notes.push_back("the " + e.toolkit.install_method + " copy of CUDA " + e.toolkit.version + " in " + e.toolkit.path +
-                              " is separate and stays");
+            p.notes.push_back("the " + std::string(snapshot::to_string(e.toolkit.install_method)) + " copy of CUDA " + e.toolkit.version +
+                              " in " + e.toolkit.path + " is separate and stays");
     p.notes.emplace_back("conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
 }
 
@@ -240,8 +242,8 @@ std::string strip_folder(std::string_view line, std::string_view dir) {
 
 Expected<plan::Plan> plan_uninstall(const host::Host& host, const snapshot::Snapshot& snap, const Inventory& inv, const Entry& target) {
     plan::Plan p;
-    p.title = "remove CUDA " + label(target) + ", installed by " + target.toolkit.install_method;
-    if (target.toolkit.install_method == "unknown" && !target.toolkit.path.starts_with("/usr/local/cuda-") &&
+    p.title = "remove CUDA " + label(target) + ", installed by " + std::string(snapshot::to_string(target.toolkit.install_method));
+    if (target.toolkit.install_method == snapshot::InstallMethod::unknown && !target.toolkit.path.starts_with("/usr/local/cuda-") &&
         !target.toolkit.path.starts_with("/opt/"))
         return fail(Errc::unsupported, "cudoctor does not know what installed " + target.toolkit.path + ": remove it with the tool that did");
     plan_default_link(host, inv, target, p);

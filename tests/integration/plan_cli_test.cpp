@@ -159,7 +159,7 @@ TEST(PlanCli, EveryPlanOnAFixtureIsCleanForCheck) {
         ASSERT_TRUE(plan) << plan.error().message;
         ASSERT_FALSE(plan->refused) << plan->refused->reason;
         for (const auto& f : rules::evaluate(recipe::projected_snapshot(before, *plan, kb), kb))
-            EXPECT_NE(f.severity, "error") << f.id << ": " << f.title;
+            EXPECT_NE(f.severity, snapshot::Severity::error) << f.id << ": " << f.title;
     }
 }
 

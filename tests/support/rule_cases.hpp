@@ -71,7 +71,7 @@ inline snapshot::Gpu gpu(std::string name, std::string compute_capability, std::
 inline snapshot::Driver driver(const std::string& version) {
     snapshot::Driver d;
     d.kernel_module_version = version;
-    d.flavour = "proprietary";
+    d.flavour = snapshot::ModuleFlavour::proprietary;
     d.modules_known = true;
     d.loaded_modules = {"nvidia", "nvidia_uvm", "nvidia_modeset", "nvidia_drm"};
     d.user_space_versions = {version};
@@ -87,7 +87,7 @@ inline snapshot::Toolkit toolkit(const std::string& version, std::string path = 
     tk.version_source = "version.json";
     if (path.empty()) path = "/usr/local/cuda-" + version.substr(0, version.find('.', version.find('.') + 1));
     tk.path = std::move(path);
-    tk.install_method = "runfile";
+    tk.install_method = snapshot::InstallMethod::runfile;
     tk.has_nvcc = true;
     tk.nvcc_path = tk.path + "/bin/nvcc";
     tk.found_by = {"/usr/local/cuda-*"};

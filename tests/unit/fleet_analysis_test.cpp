@@ -22,11 +22,11 @@ snapshot::Snapshot machine(const std::string& host, const std::string& driver, c
     s.taken_at = taken_at;
     s.driver.kernel_module_version = driver;
     s.driver.user_space_versions = {driver};
-    s.driver.flavour = "open";
+    s.driver.flavour = snapshot::ModuleFlavour::open;
     snapshot::Toolkit tk;
     tk.version = "12.4.131";
     tk.path = "/usr/local/cuda-12.4";
-    tk.install_method = "runfile";
+    tk.install_method = snapshot::InstallMethod::runfile;
     tk.is_default = true;
     s.toolkits.push_back(tk);
     snapshot::Gpu gpu;
@@ -46,7 +46,7 @@ TEST(FleetSummary, ReducesEachLayerToSortedItems) {
     auto s = machine("gpu01", "550.54.14", "2024-06-12T06:41:26Z");
     snapshot::Toolkit old;
     old.version = "11.8.89";
-    old.install_method = "runfile";
+    old.install_method = snapshot::InstallMethod::runfile;
     s.toolkits.push_back(old);
     s.driver.user_space_versions = {"550.54.14", "555.42.02"};
     const auto n = summary(s, "dir/gpu01.json");
@@ -58,7 +58,7 @@ TEST(FleetSummary, ReducesEachLayerToSortedItems) {
     EXPECT_TRUE(n.items(fleet::Layer::cudnn).empty());
     // Today's rules ran over it: the library/module mismatch is a finding.
     bool mismatch = false;
-    for (const auto& f : n.findings) mismatch |= f.layer == "driver" && f.severity == "error";
+    for (const auto& f : n.findings) mismatch |= f.layer == snapshot::Layer::driver && f.severity == snapshot::Severity::error;
     EXPECT_TRUE(mismatch);
 }
 
@@ -203,7 +203,7 @@ TEST(FleetAnalysis, FindsTheMajorityAndTheNodesThatDrifted) {
     // gpu02 has no toolkit at all, so its toolkit rules differ from the others'; every node
     // appears at most once per rule.
     for (const auto& g : r.findings) EXPECT_LE(g.nodes.size(), 5u) << g.id;
-    EXPECT_TRUE(fleet::has_problems(r, "error"));
+    EXPECT_TRUE(fleet::has_problems(r, snapshot::Severity::error));
     std::ostringstream text;
     fleet::render_text(r, {}, text);
     EXPECT_NE(text.str().find("gpu[04-05]\n      driver: 555.42.02 open (majority: 550.54.14 open)"), std::string::npos) << text.str();
@@ -258,7 +258,7 @@ TEST(FleetAnalysis, SaysWhenTheMajorityIsATie) {
 TEST(FleetAnalysis, AnEmptyFleetIsAnEmptyReport) {
     const auto r = fleet::analyse({}, {});
     EXPECT_TRUE(r.nodes.empty());
-    EXPECT_FALSE(fleet::has_problems(r, "warning"));
+    EXPECT_FALSE(fleet::has_problems(r, snapshot::Severity::warning));
     std::ostringstream out;
     fleet::render_text(r, {}, out);
     fleet::render_markdown(r, {}, out);

@@ -107,7 +107,7 @@ const Step* step(const Recipe& p, const std::string& layer) {
 std::vector<std::string> errors_after(const snapshot::Snapshot& before, const Recipe& p) {
     std::vector<std::string> out;
     for (const auto& f : rules::evaluate(projected_snapshot(before, p, builtin_kb()), builtin_kb()))
-        if (f.severity == "error") out.push_back(f.id + ": " + f.title);
+        if (f.severity == snapshot::Severity::error) out.push_back(f.id + ": " + f.title);
     return out;
 }
 
@@ -250,7 +250,7 @@ TEST(PlanCombinations, KeepsAnInstalledToolkitAndDoesNotUpgradeAWorkingDriver) {
     snapshot::Toolkit tk;
     tk.version = "12.4.131";
     tk.path = "/usr/local/cuda-12.4";
-    tk.install_method = "deb";
+    tk.install_method = snapshot::InstallMethod::deb;
     tk.has_nvcc = true;
     tk.is_default = tk.first_on_path = tk.on_path = true;
     tk.max_gcc = 13;

@@ -43,7 +43,7 @@ TEST(RulesCudnn, CudnnInToolkitOfAnotherMajorFires) {
     s.cudnn = {cudnn("9.17.0", "/usr/local/cuda-11.8/lib64", "toolkit")};
     const auto found = fired("cudnn-cuda-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("cuDNN 9.17.0 at /usr/local/cuda-11.8/lib64 is built for CUDA 12/13"));
     EXPECT_THAT(found[0].title, HasSubstr("is CUDA 11"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -63,7 +63,7 @@ TEST(RulesCudnn, PipCudnnWheelOfAnotherMajorThanTorchFires) {
     s.cudnn = {wheel};
     const auto found = fired("cudnn-cuda-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("is built for CUDA 12, but torch 2.9.0+cu130 is CUDA 13"));
     EXPECT_FALSE(found[0].fix.empty());
 }
@@ -97,7 +97,7 @@ TEST(RulesCudnn, HeaderAndLibraryOfDifferentReleasesFires) {
     s.cudnn = {c};
     const auto found = fired("cudnn-header-library-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("cuDNN headers say 9.1.0 but the library at /usr/lib/x86_64-linux-gnu is 9.3.0"));
     EXPECT_TRUE(evidence_mentions(found[0], "cudnn_version.h"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -127,7 +127,7 @@ TEST(RulesCudnn, CudnnOnlyInANonDefaultToolkitFires) {
     s.cudnn = {cudnn("8.9.7", "/usr/local/cuda-11.8/lib64", "toolkit")};
     const auto found = fired("cudnn-missing-in-default-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("cuDNN is only in /usr/local/cuda-11.8/lib64"));
     EXPECT_THAT(found[0].title, HasSubstr("not in the default CUDA 12.4.131 (/usr/local/cuda-12.4)"));
     EXPECT_FALSE(found[0].fix.empty());

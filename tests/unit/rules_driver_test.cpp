@@ -24,8 +24,8 @@ TEST(RulesDriver, VmWithoutGpuFires) {
     s.platform.virtualization = "vmware";
     const auto found = fired("vm-without-gpu-passthrough", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
-    EXPECT_EQ(found[0].layer, "gpu");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
+    EXPECT_EQ(found[0].layer, snapshot::Layer::gpu);
     EXPECT_THAT(found[0].title, HasSubstr("vmware"));
     EXPECT_TRUE(evidence_mentions(found[0], "virtual machine: vmware"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -56,7 +56,7 @@ TEST(RulesDriver, NouveauBoundToGpuFires) {
     s.driver.loaded_modules = {"nouveau"};
     const auto found = fired("nouveau-loaded", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("nouveau"));
     EXPECT_TRUE(evidence_mentions(found[0], "/sys/bus/pci/devices/0000:01:00.0/driver"));
     EXPECT_TRUE(evidence_mentions(found[0], "nouveau is loaded"));
@@ -92,7 +92,7 @@ snapshot::Snapshot secure_boot_machine() {
 TEST(RulesDriver, SecureBootWithDkmsModuleNotLoadedFires) {
     const auto found = fired("secure-boot-blocks-module", secure_boot_machine());
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("550.54.14"));
     EXPECT_TRUE(evidence_mentions(found[0], "/var/lib/dkms/nvidia/550.54.14/6.5.0-27-generic"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -125,7 +125,7 @@ TEST(RulesDriver, GpuWithoutDriverFires) {
     s.gpus = {gpu("GeForce RTX 4090", "8.9", "Ada Lovelace", "0000:41:00.0")};
     const auto found = fired("gpu-without-driver", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("GeForce RTX 4090 at 0000:41:00.0"));
     EXPECT_TRUE(evidence_mentions(found[0], "/proc/driver/nvidia/version"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -160,7 +160,7 @@ TEST(RulesDriver, ModuleAndLibrariesDifferFires) {
     s.driver.package_events = {driver_upgrade("550.54.14-0ubuntu1", "550.90.07-0ubuntu1", "/usr/bin/unattended-upgrade")};
     const auto found = fired("driver-library-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("kernel module 550.54.14"));
     EXPECT_THAT(found[0].title, HasSubstr("550.90.07"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/lib/x86_64-linux-gnu/libcuda.so.550.90.07"));
@@ -189,7 +189,7 @@ TEST(RulesDriver, DriverBelowMinorCompatFloorIsAnError) {
     s.toolkits = {toolkit("12.4.131")};
     const auto found = fired("driver-too-old-for-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("Driver 520.61.05 is too old for CUDA 12.4.131"));
     EXPECT_THAT(found[0].title, HasSubstr("525.60.13"));
     EXPECT_TRUE(evidence_mentions(found[0], "needs ≥ 550.54.15"));
@@ -201,7 +201,7 @@ TEST(RulesDriver, DriverBetweenFloorAndMinimumIsAWarning) {
     s.toolkits = {toolkit("12.4.131")};
     const auto found = fired("driver-too-old-for-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("minimum 550.54.15"));
     EXPECT_THAT(found[0].title, HasSubstr("minor-version compatibility"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -219,7 +219,7 @@ TEST(RulesDriver, OldDriverWithCuda10ToolkitIsAnErrorWithoutFloor) {
     s.toolkits = {toolkit("10.2.89")};
     const auto found = fired("driver-too-old-for-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("needs ≥ 440.33"));
 }
 
@@ -227,7 +227,7 @@ TEST(RulesDriver, PipToolkitIsNotJudgedAgainstTheDriver) {
     // The nvidia-cuda-runtime wheel tree is a framework's runtime; driver-too-old-for-framework judges that.
     auto s = gpu_machine("520.61.05");
     auto wheel = toolkit("12.4.127", "/home/alice/.local/lib/python3.10/site-packages/nvidia/cuda_runtime");
-    wheel.install_method = "pip";
+    wheel.install_method = snapshot::InstallMethod::pip;
     wheel.has_nvcc = false;
     s.toolkits = {wheel};
     EXPECT_TRUE(silent("driver-too-old-for-toolkit", s));
@@ -250,7 +250,7 @@ TEST(RulesDriver, DriverBelowFloorForFrameworkIsAnError) {
     s.frameworks = {framework("torch", "2.4.0+cu121", "12.1")};
     const auto found = fired("driver-too-old-for-framework", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("torch 2.4.0+cu121"));
     EXPECT_THAT(found[0].title, HasSubstr("needs ≥ 525.60.13"));
     EXPECT_TRUE(evidence_mentions(found[0], "built with CUDA 12.1"));
@@ -262,7 +262,7 @@ TEST(RulesDriver, DriverAtFloorBelowFrameworkMinimumIsAWarning) {
     s.frameworks = {framework("torch", "2.4.0+cu121", "12.1")};
     const auto found = fired("driver-too-old-for-framework", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("minimum 530.30.02"));
     EXPECT_FALSE(found[0].fix.empty());
 }
@@ -287,7 +287,7 @@ TEST(RulesDriver, SmiCudaVersionAboveToolkitFires) {
     s.toolkits = {toolkit("12.1.105")};
     const auto found = fired("smi-cuda-version-is-not-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "info");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::info);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA Version: 12.4"));
     EXPECT_THAT(found[0].title, HasSubstr("CUDA 12.1.105 (/usr/local/cuda-12.1)"));
     EXPECT_TRUE(evidence_mentions(found[0], "driver 550.54.14"));
@@ -332,7 +332,7 @@ TEST(RulesDriver, LinuxDriverPackageInsideWslFires) {
                           {"libcuda.so", "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14", "550.54.14"}};
     const auto found = fired("wsl-linux-driver-installed", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("WSL2"));
     EXPECT_TRUE(evidence_mentions(found[0], "nvidia-driver-550 550.54.14-0ubuntu1"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14"));

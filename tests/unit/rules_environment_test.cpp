@@ -48,7 +48,7 @@ snapshot::LibraryPathEntry empty_entry() {
 snapshot::Snapshot conda_machine() {
     auto s = runtime_machine(true);
     auto conda = toolkit("12.1.105", kCondaEnv);
-    conda.install_method = "conda";
+    conda.install_method = snapshot::InstallMethod::conda;
     conda.has_nvcc = false;
     conda.nvcc_path = "";
     conda.lib_dir = kCondaEnv + "/lib";
@@ -71,7 +71,7 @@ TEST(RulesEnvironment, MissingLdLibraryPathFolderFires) {
     s.environment.ld_library_path = {ld_path_entry("/usr/local/cuda/lib64"), missing_entry("/usr/local/cuda-12.2/lib64")};
     const auto found = fired("ld-library-path-missing-dir", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("do not exist: /usr/local/cuda-12.2/lib64"));
     EXPECT_THAT(found[0].title, ::testing::Not(HasSubstr("/usr/local/cuda/lib64")));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-12.2/lib64 does not exist"));
@@ -98,7 +98,7 @@ TEST(RulesEnvironment, EmptyLdLibraryPathEntryFires) {
     s.environment.ld_library_path = {ld_path_entry("/usr/local/cuda/lib64"), empty_entry()};
     const auto found = fired("ld-library-path-empty-entry", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("current directory"));
     EXPECT_TRUE(evidence_mentions(found[0], "1 empty entry"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -123,7 +123,7 @@ TEST(RulesEnvironment, LdLibraryPathWithoutEmptyEntryIsSilent) {
 TEST(RulesEnvironment, DefaultToolkitsCudartOffTheLoaderPathFires) {
     const auto found = fired("cudart-not-loadable", runtime_machine(false));
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA 12.4.131 (/usr/local/cuda-12.4)'s libcudart.so.12 is not on the loader path"));
     EXPECT_TRUE(evidence_mentions(found[0], kLib124));
     EXPECT_FALSE(found[0].fix.empty());
@@ -145,7 +145,7 @@ TEST(RulesEnvironment, OneSonameFromTwoCacheFoldersFires) {
     s.environment.loader_cache = {cache_entry("libcudart.so.12", kLib124), cache_entry("libcudart.so.12", kLib126)};
     const auto found = fired("multiple-cudart-on-loader-path", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("libcudart.so.12 is reachable from 2 folders; " + kLib124 + " wins"));
     EXPECT_TRUE(evidence_mentions(found[0], kLib126 + "/libcudart.so.12"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -191,7 +191,7 @@ TEST(RulesEnvironment, DISABLED_StaleCacheEntryOfARemovedFolderIsNoCopy) {
 TEST(RulesEnvironment, CondaRuntimeWithSystemRuntimeInCacheFires) {
     const auto found = fired("conda-cuda-runtime-conflict", conda_machine());
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("The conda env " + kCondaEnv + " brings CUDA 12.1.105"));
     EXPECT_TRUE(evidence_mentions(found[0], kLib124 + "/libcudart.so.12"));
     EXPECT_FALSE(found[0].fix.empty());

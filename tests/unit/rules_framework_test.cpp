@@ -51,7 +51,7 @@ TEST(RulesFramework, CpuTorchOnGpuMachineFires) {
     const auto s = framework_machine(framework("torch", "2.4.0+cpu", std::nullopt));
     const auto found = fired("framework-cpu-only-build", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("torch 2.4.0+cpu is a CPU-only build"));
     EXPECT_TRUE(evidence_mentions(found[0], "torch 2.4.0+cpu: no CUDA"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -84,7 +84,7 @@ TEST(RulesFramework, TorchWheelWithoutTheGpusArchFires) {
     s.gpus = {gpu("GeForce GTX 1080", "6.1", "Pascal")};
     const auto found = fired("framework-gpu-arch-unsupported", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("torch 2.8.0+cu128 has no kernels for the GeForce GTX 1080 (compute 6.1)"));
     EXPECT_THAT(found[0].why, HasSubstr("sm_75"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -106,7 +106,7 @@ TEST(RulesFramework, FatbinWithoutTheGpusArchFires) {
     s.gpus = {gpu("Tesla T4", "7.5", "Turing")};  // the wheel's table says sm_75: the binary decides
     const auto found = fired("framework-gpu-arch-unsupported", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("has no kernels for the Tesla T4 (compute 7.5)"));
     EXPECT_TRUE(evidence_mentions(found[0], "fatbin headers: sm_80 sm_90"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -146,7 +146,7 @@ TEST(RulesFramework, TensorflowOnSystemCudaOfAnotherMajorFires) {
     const auto s = framework_machine(system_tensorflow(), toolkit("11.8.89"));
     const auto found = fired("tensorflow-cuda-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("TensorFlow 2.15.0 was built for CUDA 12.2 / cuDNN 8.9"));
     EXPECT_THAT(found[0].title, HasSubstr("system CUDA is 11.8.89"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -182,7 +182,7 @@ TEST(RulesFramework, NvccOfAnotherMajorThanTorchFires) {
     const auto s = framework_machine(framework("torch", "2.4.0+cu121", "12.1"), toolkit("11.8.89"));
     const auto found = fired("extension-build-cuda-mismatch", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("nvcc on PATH is CUDA 11.8.89 but torch 2.4.0+cu121 was built with CUDA 12.1"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-11.8/bin/nvcc"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -214,7 +214,7 @@ snapshot::Snapshot triton_machine(bool c_compiler, bool python_headers) {
 TEST(RulesFramework, TritonWithoutCompilerAndHeadersFires) {
     const auto found = fired("triton-compiler-missing", triton_machine(false, false));
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("Triton 3.0.0 is installed"));
     EXPECT_THAT(found[0].title, HasSubstr("no C compiler"));
     EXPECT_THAT(found[0].title, HasSubstr("no Python.h for Python 3.10"));

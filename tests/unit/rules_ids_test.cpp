@@ -161,5 +161,5 @@ TEST(IdRegistry, ACatalogRowWithAnOldIdNamesTheNewCause) {
     const auto causes = reader->causes();
     ASSERT_EQ(causes.size(), 1u);
     EXPECT_EQ(causes[0].id, "driver-library-mismatch");
-    EXPECT_EQ(causes[0].layer, "driver");
+    EXPECT_EQ(causes[0].layer, snapshot::Layer::driver);
 }

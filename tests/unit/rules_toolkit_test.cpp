@@ -30,7 +30,7 @@ TEST(RulesToolkit, ToolkitOlderThanTheGpuFires) {
     s.toolkits = {toolkit("11.7.99")};
     const auto found = fired("gpu-arch-unsupported-by-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA 11.7.99 (/usr/local/cuda-11.7) cannot build for the GeForce RTX 4090 (compute 8.9)"));
     EXPECT_THAT(found[0].title, HasSubstr("needs CUDA ≥ 11.8"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -48,7 +48,7 @@ TEST(RulesToolkit, ToolkitThatDroppedTheGpuFires) {
     s.toolkits = {toolkit("13.0.48")};
     const auto found = fired("gpu-arch-unsupported-by-toolkit", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("no longer supports the GeForce GTX 1080 (compute 6.1)"));
     EXPECT_THAT(found[0].title, HasSubstr("last toolkit for it is CUDA 12.9"));
     EXPECT_TRUE(evidence_mentions(found[0], "kb:cuda_arch_support.tsv"));
@@ -66,7 +66,7 @@ TEST(RulesToolkit, CondaRuntimeIsNotACompiler) {
     // A conda env's CUDA runtime builds nothing: it is not judged against the GPU.
     auto s = gpu_machine();
     auto conda = toolkit("11.7.99", "/home/alice/miniconda3/envs/old");
-    conda.install_method = "conda";
+    conda.install_method = snapshot::InstallMethod::conda;
     s.toolkits = {conda};
     EXPECT_TRUE(silent("gpu-arch-unsupported-by-toolkit", s));
 }
@@ -89,7 +89,7 @@ snapshot::Snapshot gcc_machine(int gcc, int toolkit_max_gcc) {
 TEST(RulesToolkit, GccNewerThanToolkitAcceptsFires) {
     const auto found = fired("gcc-too-new-for-toolkit", gcc_machine(14, 13));
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("gcc 14 is newer than CUDA 12.4.131"));
     EXPECT_THAT(found[0].title, HasSubstr("gcc ≤ 13"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-12.4/include/crt/host_config.h"));
@@ -110,7 +110,7 @@ TEST(RulesToolkit, DefaultToolkitOffPathFires) {
     const auto s = with_default_toolkit(toolkit("12.4.131"));
     const auto found = fired("toolkit-not-on-path", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA 12.4.131 (/usr/local/cuda-12.4) is installed but no nvcc is on PATH"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-12.4/bin/nvcc"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -153,7 +153,7 @@ TEST(RulesToolkit, OtherNvccThanUsrLocalCudaFires) {
     put_first_on_path(s, s.toolkits[1]);
     const auto found = fired("nvcc-shadowed", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("nvcc on PATH is CUDA 11.8.89 (/usr/local/cuda-11.8)"));
     EXPECT_THAT(found[0].title, HasSubstr("/usr/local/cuda names CUDA 12.4.131"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-11.8/bin/nvcc wins"));
@@ -187,7 +187,7 @@ TEST(RulesToolkit, CudaHomeMissingFolderIsAnError) {
     s.environment.cuda_home = "/opt/cuda-12.9";  // no toolkit was found there
     const auto found = fired("cuda-home-invalid", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA_HOME=/opt/cuda-12.9 is not a CUDA toolkit folder"));
     EXPECT_TRUE(evidence_mentions(found[0], "env CUDA_HOME"));
     EXPECT_FALSE(found[0].fix.empty());
@@ -199,7 +199,7 @@ TEST(RulesToolkit, CudaPathMissingFolderIsAnError) {
     s.environment.cuda_path = "/usr/local/cuda-12.2";
     const auto found = fired("cuda-home-invalid", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA_PATH=/usr/local/cuda-12.2"));
 }
 
@@ -211,7 +211,7 @@ TEST(RulesToolkit, CudaHomeOfAnotherToolkitThanNvccIsAWarning) {
     put_first_on_path(s, s.toolkits[0]);
     const auto found = fired("cuda-home-invalid", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "warning");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::warning);
     EXPECT_THAT(found[0].title, HasSubstr("CUDA_HOME names CUDA 11.8.89 (/usr/local/cuda-11.8) but nvcc on PATH is CUDA 12.4.131"));
     EXPECT_FALSE(found[0].fix.empty());
 }
@@ -240,7 +240,7 @@ TEST(RulesToolkit, DanglingUsrLocalCudaFires) {
     s.environment.cuda_symlink_dangling = true;
     const auto found = fired("cuda-symlink-dangling", s);
     ASSERT_EQ(found.size(), 1u);
-    EXPECT_EQ(found[0].severity, "error");
+    EXPECT_EQ(found[0].severity, snapshot::Severity::error);
     EXPECT_THAT(found[0].title, HasSubstr("/usr/local/cuda points to /usr/local/cuda-12.2, which does not exist"));
     EXPECT_TRUE(evidence_mentions(found[0], "-> /usr/local/cuda-12.2"));
     EXPECT_FALSE(found[0].fix.empty());
