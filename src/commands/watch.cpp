@@ -6,7 +6,6 @@
 
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -15,6 +14,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "host/files.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
 #include "watch/watcher.hpp"
@@ -46,7 +46,8 @@ ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_d
     auto record = watch::read_watch_dir(dir);
     if (!record) return report_error(record.error(), json, "watch", o.out, o.err);
     const auto summary = watch::summarise(*record, *xids, dir);
-    std::ofstream(dir + "/memory.svg") << watch::memory_svg(summary);
+    // The plot is an extra beside the summary: a folder we cannot write to does not fail the report.
+    (void)host::write_atomically(dir + "/memory.svg", watch::memory_svg(summary));
     if (json) o.out << watch::to_json(summary).dump(2) << "\n";
     else watch::render_text(summary, o.out);
     if (ended) return *ended;
