@@ -106,7 +106,7 @@ ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
         // The machine is opened only when its GPUs are needed: a log judged for --gpu needs none.
         auto host = open_host(o.machine);
         if (!host) return usage_error(o, s, "log", host.error());
-        *gpus = machine_gpus(take_snapshot(*host, *kb, o.machine, Probe::gpus_and_driver));
+        *gpus = gpucode::machine_gpus(take_snapshot(*host, *kb, o.machine, Probe::gpus_and_driver).gpus);
     }
     opencv::LogContext ctx{false, *gpus, &*kb};
     const auto report = opencv::judge_log(formats::parse_opencv_build_log(*data), ctx);
@@ -132,7 +132,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     if (!(o.timeout_s > 0 && o.timeout_s <= 3600))
         return usage_error(o, s, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
     const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
-    if (gpus->empty()) *gpus = machine_gpus(snap);
+    if (gpus->empty()) *gpus = gpucode::machine_gpus(snap.gpus);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
     std::string python = o.python.value_or("");
     if (python.empty()) {
