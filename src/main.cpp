@@ -47,8 +47,9 @@ int main(int argc, char** argv) {
         return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
     }
     // Decided once, here, and handed to the command: no command reads a global for it.
-    const commands::Output output{std::cout, std::cerr, quiet, commands::decide_color(commands::parse_color_mode(color), STDOUT_FILENO),
-                                  ::isatty(STDERR_FILENO) == 1};
+    const auto color_mode = commands::parse_color_mode(color);
+    const commands::Output output{
+        std::cout, std::cerr, quiet, commands::decide_color(color_mode, STDOUT_FILENO), ::isatty(STDERR_FILENO) == 1, color_mode};
 
     try {
         for (const auto& c : all)

@@ -98,6 +98,7 @@ ExitStatus run_watch_command(const WatchCliOptions& o, const Output& out) {
         w.kernel_log = std::filesystem::absolute(*w.kernel_log).lexically_normal().string();
     w.live_status = !o.json && out.err_is_terminal;
     w.echo_fd = o.json ? STDERR_FILENO : STDOUT_FILENO;
+    w.extra_env = color_environment(out.color_mode);
     auto end = watch::run_watch(*host, w);
     if (!end) return usage_error(end.error());
     if (!o.json) out.err << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";
