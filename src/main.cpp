@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,15 @@ namespace commands = cudoctor::commands;
 
 int main(int argc, char** argv) {
     CLI::App app{"cudoctor — a doctor for the NVIDIA CUDA stack of this machine", "cudoctor"};
-    app.set_version_flag(
-        "--version", [] { return commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables()); },
-        "print the version, git revision and the knowledge-base tables compiled in");
+    // --version is a plain flag answered after the parse, so that it sees --kb wherever it stands
+    // (a version callback would run before a later --kb is read). This --kb is only the
+    // top level's: a subcommand's own --kb is that subcommand's (`cudoctor check --kb DIR`).
+    bool show_version = false;
+    std::optional<std::string> version_kb;
+    auto* version = app.add_flag("--version", show_version,
+                                 "print the version, git revision and the knowledge-base tables compiled in (with --kb DIR: the "
+                                 "tables DIR overrides)");
+    app.add_option("--kb", version_kb, "with --version: show which tables DIR overrides")->type_name("DIR")->needs(version);
     app.require_subcommand(0, 1);
     // Global options are accepted after the subcommand too: `cudoctor check --color=never`.
     app.fallthrough();
@@ -46,9 +53,15 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
     }
+    if (show_version) {
+        // std::endl after the text: the blank last line CLI11's version flag printed, kept as it was.
+        std::cout << commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables(), version_kb) << std::endl;
+        return 0;
+    }
     // Decided once, here, and handed to the command: no command reads a global for it.
-    const commands::Output output{std::cout, std::cerr, quiet, commands::decide_color(commands::parse_color_mode(color), STDOUT_FILENO),
-                                  ::isatty(STDERR_FILENO) == 1};
+    const auto color_mode = commands::parse_color_mode(color);
+    const commands::Output output{
+        std::cout, std::cerr, quiet, commands::decide_color(color_mode, STDOUT_FILENO), ::isatty(STDERR_FILENO) == 1, color_mode};
 
     try {
         for (const auto& c : all)

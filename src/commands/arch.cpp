@@ -9,6 +9,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "gpucode/gpus.hpp"
 #include "gpucode/inputs.hpp"
 #include "gpucode/report.hpp"
 #include "host/host.hpp"
@@ -36,7 +37,7 @@ ExitStatus usage_error(const ArchOptions& options, std::ostream& out, std::ostre
 /// This machine's GPUs (and its driver's CUDA, for PTX JIT), read by the GPU and driver probes.
 void add_machine_gpus(const Machine& m, const ArchOptions& options, gpucode::ArchReport& report) {
     const auto snap = take_snapshot(m.host, m.kb, options.machine, Probe::gpus_and_driver);
-    report.gpus = machine_gpus(snap);
+    report.gpus = gpucode::machine_gpus(snap.gpus);
     if (auto v = Version::parse(snap.driver.max_cuda)) report.driver_max_cuda = *v;
     if (report.gpus.empty())
         report.note = snap.gpus.empty() ? "No NVIDIA GPU found on this machine: give --gpu 8.9 or --gpu \"RTX 4090\" for a verdict."

@@ -1,18 +1,12 @@
 #include "commands/check.hpp"
 #include "commands/errors.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
 #include <memory>
 #include <optional>
 #include <sstream>
 
 #include "commands/command.hpp"
+#include "host/files.hpp"
 #include "kb/kb.hpp"
 #include "report/report.hpp"
 #include "rules/rules.hpp"
@@ -42,55 +36,13 @@ std::string expand_output(const std::string& pattern, const std::string& hostnam
     return out;
 }
 
-// Writes `data` to `file` so that a reader (fleet, a fetch) sees the old file or the whole new
-// one, never half: a temporary file beside it, flushed, then renamed over it.
-Expected<void> write_atomically(const std::string& file, const std::string& data) {
-    const std::string tmp = file + ".tmp." + std::to_string(::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(Errc::io, "cannot write " + file + ": " + std::strerror(errno));
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-            const int e = n < 0 ? errno : EIO;
-            ::close(fd);
-            ::unlink(tmp.c_str());
-            return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
-    }
-    if (std::rename(tmp.c_str(), file.c_str()) != 0) {
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        return fail(Errc::io, "cannot write " + file + ": " + std::strerror(e));
-    }
-    return {};
-}
-
 }  // namespace
 
 Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
-    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(Errc::not_found, "cannot open snapshot " + file);
-    std::string data;
-    std::vector<char> buf(65536);
-    ssize_t n;
-    while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
-        data.append(buf.data(), static_cast<std::size_t>(n));
-        if (data.size() > kMaxSnapshotBytes) {
-            ::close(fd);
-            return fail(Errc::too_large, "snapshot " + file + " is larger than 256 MiB");
-        }
-    }
-    ::close(fd);
-    if (n < 0) return fail(Errc::io, "cannot read snapshot " + file);
-    auto snap = snapshot::from_json_text(data);
+    // A pipe too: `check --snapshot <(ssh node cudoctor check --json)`.
+    auto data = host::read_capped_or_pipe(file, kMaxSnapshotBytes);
+    if (!data) return Unexpected<Error>(data.error());
+    auto snap = snapshot::from_json_text(*data);
     if (!snap) return fail(snap.error().code, file + ": " + snap.error().message);
     return snap;
 }
@@ -121,7 +73,7 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     else if (options.quiet) sink << report::verdict_line(snap) << "\n";
     else report::render_text(snap, {options.color && !options.output, options.verbose}, sink);
     if (options.output) {
-        if (auto written = write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
+        if (auto written = host::write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
             return usage_error(options, out, err, written.error());
     }
 

@@ -7,17 +7,19 @@
 
 #include <CLI/CLI.hpp>
 
+#include "commands/terminal.hpp"
 #include "common/exit_status.hpp"
 
 namespace cudoctor::commands {
 
 /// Where a command writes and how: decided once by main (-q/--quiet, --color, the terminals).
 struct Output {
-    std::ostream& out;             ///< results (standard output)
-    std::ostream& err;             ///< errors, warnings and progress (standard error)
-    bool quiet = false;            ///< -q/--quiet: the one-line verdict (and errors) only
-    bool color = false;            ///< ANSI colours on `out`: --color, else NO_COLOR/CLICOLOR_FORCE/TERM and a terminal
-    bool err_is_terminal = false;  ///< `err` is a terminal: a progress bar or a live status line may be drawn
+    std::ostream& out;                            ///< results (standard output)
+    std::ostream& err;                            ///< errors, warnings and progress (standard error)
+    bool quiet = false;                           ///< -q/--quiet: the one-line verdict (and errors) only
+    bool color = false;                           ///< ANSI colours on `out`: --color, else NO_COLOR/CLICOLOR_FORCE/TERM and a terminal
+    bool err_is_terminal = false;                 ///< `err` is a terminal: a progress bar or a live status line may be drawn
+    ColorMode color_mode = ColorMode::automatic;  ///< the --color choice itself, for a command we launch (watch)
 };
 
 struct Command {

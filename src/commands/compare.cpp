@@ -2,7 +2,6 @@
 // (safetensors, .npz, a folder of .npy) — the check that accepts a move to another backend, and
 // the first layer where it went wrong.
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 #include "compare/compare.hpp"
 #include "compare/plot.hpp"
 #include "compare/report.hpp"
+#include "host/files.hpp"
 #include "host/host.hpp"
 
 namespace cudoctor::commands {
@@ -83,9 +83,7 @@ ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostre
                                                 std::to_string(test->tensors().size()) + "): rename with --map OLD=NEW or --map-file"});
 
     if (o.plot) {
-        std::ofstream svg(*o.plot, std::ios::binary | std::ios::trunc);
-        if (svg) svg << compare::render_svg(result);
-        if (!svg || !svg.flush()) return usage_error(o, {Errc::io, "cannot write the plot to " + *o.plot});
+        if (auto written = host::write_atomically(*o.plot, compare::render_svg(result)); !written) return usage_error(o, written.error());
     }
     if (o.json) out << compare::to_json(result).dump(2) << "\n";
     else if (o.quiet) {

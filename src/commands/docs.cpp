@@ -1,13 +1,13 @@
 #include "commands/docs.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <set>
 
 #include "commands/build_info.hpp"
 #include "commands/machine.hpp"
 #include "common/text.hpp"
+#include "host/files.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -81,18 +81,8 @@ ExitStatus write_or_print(const std::string& text, const std::string& output, co
         o.out << text;
         return ExitStatus::healthy;
     }
-    const std::string tmp = output + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) {
-            o.err << "cudoctor __generate: cannot write " << tmp << "\n";
-            return ExitStatus::usage;
-        }
-    }
-    if (std::rename(tmp.c_str(), output.c_str()) != 0) {
-        o.err << "cudoctor __generate: cannot rename " << tmp << " to " << output << "\n";
-        std::remove(tmp.c_str());
+    if (auto written = host::write_atomically(output, text); !written) {
+        o.err << "cudoctor __generate: " << written.error().message << "\n";
         return ExitStatus::usage;
     }
     return ExitStatus::healthy;

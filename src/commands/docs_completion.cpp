@@ -4,15 +4,10 @@
 
 #include "commands/docs.hpp"
 #include "common/text.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
-
-std::string join(const std::vector<std::string>& words, std::string_view sep = " ") {
-    std::string out;
-    for (const auto& w : words) out += (out.empty() ? "" : std::string(sep)) + w;
-    return out;
-}
 
 std::vector<std::string> all_names(const std::vector<OptionDoc>& options) {
     std::vector<std::string> out;
@@ -38,7 +33,7 @@ void bash_value_arms(std::string& out, const std::string& command, const std::ve
         std::string pattern;
         for (const auto& n : o.names) pattern += (pattern.empty() ? "" : "|") + command + ":" + n;
         std::string action;
-        if (o.kind == ValueKind::choice) action = fmt::format("_cudoctor_reply {}", text::shell_quote(join(o.choices)));
+        if (o.kind == ValueKind::choice) action = fmt::format("_cudoctor_reply {}", text::shell_quote(report::join(o.choices, " ")));
         else if (o.kind == ValueKind::path) action = "_cudoctor_files";
         else action = "COMPREPLY=()";
         out += fmt::format("        {}) {}; return ;;\n", pattern, action);
@@ -50,7 +45,7 @@ std::string bash_positional_action(const CommandDoc& c) {
     const auto& p = c.positionals.front();
     switch (p.kind) {
         case ValueKind::toolkit: return "_cudoctor_reply \"$(_cudoctor_run __complete toolkits \"${root[@]}\")\"";
-        case ValueKind::choice: return fmt::format("_cudoctor_reply {}", text::shell_quote(join(p.choices)));
+        case ValueKind::choice: return fmt::format("_cudoctor_reply {}", text::shell_quote(report::join(p.choices, " ")));
         case ValueKind::path: return "_cudoctor_files";
         default: return "_cudoctor_files";  // free text: files are the likeliest (logs, binaries, folders)
     }
@@ -78,7 +73,7 @@ std::string zsh_quote(const std::string& s) {
 
 std::string zsh_action(const OptionDoc& o) {
     switch (o.kind) {
-        case ValueKind::choice: return "(" + join(o.choices) + ")";
+        case ValueKind::choice: return "(" + report::join(o.choices, " ") + ")";
         case ValueKind::toolkit: return "_cudoctor_toolkits";
         case ValueKind::path: return "_files";
         default: return " ";
@@ -95,8 +90,8 @@ std::string zsh_specs(const std::vector<OptionDoc>& options, const std::vector<O
         if (o.names.size() == 1) {
             out += fmt::format("    '{}{}{}{}{}'\n", star, o.names[0], eq, desc, value);
         } else {
-            const std::string group = o.repeatable ? "*" : "(" + join(o.names) + ")";
-            out += fmt::format("    '{}'{{{}}}'{}{}{}'\n", group, join(o.names, ","), eq, desc, value);
+            const std::string group = o.repeatable ? "*" : "(" + report::join(o.names, " ") + ")";
+            out += fmt::format("    '{}'{{{}}}'{}{}{}'\n", group, report::join(o.names, ","), eq, desc, value);
         }
     }
     int index = 1;
@@ -122,7 +117,7 @@ std::string fish_option(const OptionDoc& o, const std::string& condition) {
     std::string line = "complete -c cudoctor";
     if (!condition.empty()) line += " -n " + fish_quote(condition);
     for (const auto& n : o.names) line += n.starts_with("--") ? " -l " + n.substr(2) : " -s " + n.substr(1);
-    if (o.kind == ValueKind::choice) line += " -x -a " + fish_quote(join(o.choices));
+    if (o.kind == ValueKind::choice) line += " -x -a " + fish_quote(report::join(o.choices, " "));
     else if (o.kind == ValueKind::path) line += " -r -F";
     else if (!o.value_name.empty()) line += " -x";
     return line + " -d " + fish_quote(short_help(o.help)) + "\n";
@@ -136,7 +131,7 @@ void fish_command(std::string& out, const std::string& program, const CommandDoc
     if (p.kind == ValueKind::toolkit)
         out += fmt::format("complete -c {} -n {} -a '(__cudoctor_toolkits)'\n", program, fish_quote(condition));
     else if (p.kind == ValueKind::choice)
-        out += fmt::format("complete -c {} -n {} -a {}\n", program, fish_quote(condition), fish_quote(join(p.choices)));
+        out += fmt::format("complete -c {} -n {} -a {}\n", program, fish_quote(condition), fish_quote(report::join(p.choices, " ")));
     else out += fmt::format("complete -c {} -n {} -F\n", program, fish_quote(condition));
 }
 
@@ -148,7 +143,7 @@ std::string bash_completion(const CliDoc& doc) {
         commands.push_back(c.name);
         for (const auto& child : c.children) nested.push_back(c.name + "/" + child.name);
     }
-    const std::string globals = join(all_names(doc.global_options));
+    const std::string globals = report::join(all_names(doc.global_options), " ");
     // Every command as bash sees it: "check", and "opencv/cmake" for a subcommand's own.
     std::vector<std::pair<std::string, const CommandDoc*>> keyed;
     for (const auto& c : doc.commands) {
@@ -201,16 +196,17 @@ _cudoctor() {{
 
     case $cmd:$prev in
 )SH",
-                                  doc.name, join(commands, "|"), nested.empty() ? "-/-" : join(nested, "|"));
+                                  doc.name, report::join(commands, "|"), nested.empty() ? "-/-" : report::join(nested, "|"));
     for (const auto& [key, c] : keyed) bash_value_arms(out, key, c->options);
     bash_value_arms(out, "*", doc.global_options);
     out += "    esac\n\n";
     out += "    if [[ $cur == -* ]]; then\n        case $cmd in\n";
     for (const auto& [key, c] : keyed)
-        out += fmt::format("            {}) _cudoctor_reply {} ;;\n", key, text::shell_quote(join(all_names(c->options)) + " " + globals));
+        out += fmt::format("            {}) _cudoctor_reply {} ;;\n", key,
+                           text::shell_quote(report::join(all_names(c->options), " ") + " " + globals));
     out += fmt::format("            *) _cudoctor_reply {} ;;\n        esac\n        return\n    fi\n\n", text::shell_quote(globals));
     out += "    case $cmd in\n";
-    out += fmt::format("        \"\") _cudoctor_reply {} ;;\n", text::shell_quote(join(commands)));
+    out += fmt::format("        \"\") _cudoctor_reply {} ;;\n", text::shell_quote(report::join(commands, " ")));
     for (const auto& [key, c] : keyed) {
         if (c->children.empty()) {
             out += fmt::format("        {}) {} ;;\n", key, bash_positional_action(*c));
@@ -218,7 +214,7 @@ _cudoctor() {{
         }
         std::vector<std::string> names;
         for (const auto& child : c->children) names.push_back(child.name);
-        out += fmt::format("        {}) _cudoctor_reply {} ;;\n", key, text::shell_quote(join(names)));
+        out += fmt::format("        {}) _cudoctor_reply {} ;;\n", key, text::shell_quote(report::join(names, " ")));
     }
     out += "    esac\n}\n\ncomplete -F _cudoctor " + doc.name + "\n";
     return out;
@@ -304,7 +300,7 @@ end
 complete -c {0} -f
 )SH",
                                   doc.name);
-    const std::string none_yet = "not __fish_seen_subcommand_from " + join(commands);
+    const std::string none_yet = "not __fish_seen_subcommand_from " + report::join(commands, " ");
     for (const auto& c : doc.commands)
         out += fmt::format("complete -c {} -n {} -a {} -d {}\n", doc.name, fish_quote(none_yet), c.name, fish_quote(short_help(c.help)));
     for (const auto& o : doc.global_options) out += fish_option(o, "");
@@ -316,7 +312,7 @@ complete -c {0} -f
         for (const auto& child : c.children) names.push_back(child.name);
         for (const auto& child : c.children) {
             out += fmt::format("complete -c {} -n {} -a {} -d {}\n", doc.name,
-                               fish_quote(in + "; and not __fish_seen_subcommand_from " + join(names)), child.name,
+                               fish_quote(in + "; and not __fish_seen_subcommand_from " + report::join(names, " ")), child.name,
                                fish_quote(short_help(child.help)));
             fish_command(out, doc.name, child, in + "; and __fish_seen_subcommand_from " + child.name);
         }

@@ -1,6 +1,5 @@
 #include "commands/machine.hpp"
 
-#include "gpucode/compatibility.hpp"
 #include "probe/context.hpp"
 
 namespace cudoctor::commands {
@@ -56,14 +55,6 @@ snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const
         case Probe::all: break;
     }
     return snap;
-}
-
-std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap) {
-    std::vector<gpucode::TargetGpu> gpus;
-    for (const auto& g : snap.gpus)
-        if (auto cc = gpucode::parse_compute_capability(g.compute_capability))
-            gpus.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
-    return gpus;
 }
 
 }  // namespace cudoctor::commands

@@ -9,7 +9,6 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
-#include "gpucode/gpus.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "snapshot/snapshot.hpp"
@@ -77,9 +76,5 @@ struct Machine {
 
 /// Runs the probes `depth` names on `host` (Probe::none: an empty Snapshot).
 [[nodiscard]] snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const MachineOptions& options, Probe depth);
-
-/// The GPUs of a probed Snapshot as targets to judge for (name, compute capability, PCI bus id
-/// as the source); a GPU without a known compute capability is left out.
-[[nodiscard]] std::vector<gpucode::TargetGpu> machine_gpus(const snapshot::Snapshot& snap);
 
 }  // namespace cudoctor::commands

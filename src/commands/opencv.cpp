@@ -1,8 +1,5 @@
 // `cudoctor opencv cmake|log|check`: OpenCV with CUDA — the CMake line for this machine, what a
 // saved configure log really enabled, and what an installed cv2 can do on this GPU.
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +10,7 @@
 #include "common/text.hpp"
 #include "formats/cmake_log.hpp"
 #include "gpucode/gpus.hpp"
+#include "host/files.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "opencv/cmake_plan.hpp"
@@ -41,7 +39,7 @@ struct OpencvOptions {
 };
 
 /// Logs larger than this are refused: a configure log is a few hundred KiB.
-constexpr std::uintmax_t kMaxLogBytes = 64u << 20;
+constexpr std::size_t kMaxLogBytes = 64u << 20;
 
 /// The streams of the run, for the helpers below.
 struct Streams {
@@ -92,27 +90,8 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
 }
 
 Expected<std::string> read_log(const std::string& path) {
-    if (path == "-") {
-        std::string data;
-        char buf[65536];
-        while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
-            data.append(buf, static_cast<std::size_t>(std::cin.gcount()));
-            if (data.size() > kMaxLogBytes) return fail(Errc::too_large, "standard input: larger than 64 MiB, not a configure log");
-        }
-        return data;
-    }
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) return fail(Errc::not_found, path + ": no such file");
-    if (!std::filesystem::is_regular_file(status)) return fail(Errc::io, path + ": not a regular file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return fail(Errc::permission, path + ": cannot be read");
-    std::string data;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > kMaxLogBytes) return fail(Errc::too_large, path + ": larger than 64 MiB, not a configure log");
-    }
+    auto data = path == "-" ? host::read_capped_stdin(kMaxLogBytes) : host::read_capped(path, kMaxLogBytes);
+    if (!data && data.error().code == Errc::too_large) return fail(Errc::too_large, data.error().message + ", not a configure log");
     return data;
 }
 
@@ -127,7 +106,7 @@ ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
         // The machine is opened only when its GPUs are needed: a log judged for --gpu needs none.
         auto host = open_host(o.machine);
         if (!host) return usage_error(o, s, "log", host.error());
-        *gpus = machine_gpus(take_snapshot(*host, *kb, o.machine, Probe::gpus_and_driver));
+        *gpus = gpucode::machine_gpus(take_snapshot(*host, *kb, o.machine, Probe::gpus_and_driver).gpus);
     }
     opencv::LogContext ctx{false, *gpus, &*kb};
     const auto report = opencv::judge_log(formats::parse_opencv_build_log(*data), ctx);
@@ -153,7 +132,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     if (!(o.timeout_s > 0 && o.timeout_s <= 3600))
         return usage_error(o, s, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
     const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
-    if (gpus->empty()) *gpus = machine_gpus(snap);
+    if (gpus->empty()) *gpus = gpucode::machine_gpus(snap.gpus);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
     std::string python = o.python.value_or("");
     if (python.empty()) {

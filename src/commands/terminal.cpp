@@ -39,4 +39,13 @@ bool decide_color(ColorMode mode, int fd) {
     return color_enabled(fd);
 }
 
+std::vector<std::string> color_environment(ColorMode mode) {
+    switch (mode) {
+        case ColorMode::always: return {"CLICOLOR_FORCE=1"};
+        case ColorMode::never: return {"NO_COLOR=1"};
+        case ColorMode::automatic: break;
+    }
+    return {};
+}
+
 }  // namespace cudoctor::commands

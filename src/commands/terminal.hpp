@@ -2,7 +2,9 @@
 // The terminal conventions every command shares: when to colour (--color, NO_COLOR, a TTY).
 // main decides once, from the global options, and hands the decision (with --quiet) to the
 // command in its Output (commands/command.hpp); no command reads the environment for it.
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace cudoctor::commands {
 
@@ -25,5 +27,10 @@ enum class ColorMode { automatic, always, never };
 /// The --color decision for output written to `fd`: always → true, never → false, automatic →
 /// color_enabled(fd). This process's environment is only read, never changed.
 [[nodiscard]] bool decide_color(ColorMode mode, int fd);
+
+/// The colour choice as environment for a command we launch ("NAME=value" each), since it is
+/// never written into our own: never → NO_COLOR=1, always → CLICOLOR_FORCE=1, automatic →
+/// nothing (the child decides for its own output, as we did).
+[[nodiscard]] std::vector<std::string> color_environment(ColorMode mode);
 
 }  // namespace cudoctor::commands

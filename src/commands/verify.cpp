@@ -1,16 +1,18 @@
 // `cudoctor verify`: probe the machine (as check does), apply the rules, then run the
 // verification levels and render the report. --snapshot renders a saved `verify --json` report.
-#include <fstream>
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "host/files.hpp"
 #include "rules/rules.hpp"
 #include "verify/verify.hpp"
 
 namespace cudoctor::commands {
 namespace {
+
+constexpr std::size_t kMaxReportBytes = 64u << 20;
 
 struct VerifyOptions {
     MachineOptions machine;  ///< --root, --kb, --python
@@ -28,15 +30,10 @@ ExitStatus usage_error(const VerifyOptions& options, std::ostream& out, std::ost
 }
 
 Expected<verify::Report> load_report(const std::string& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return fail(Errc::not_found, "cannot open verify report " + file);
-    std::string data;
-    char buf[65536];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        data.append(buf, static_cast<std::size_t>(in.gcount()));
-        if (data.size() > (64u << 20)) return fail(Errc::too_large, "verify report " + file + " is larger than 64 MiB");
-    }
-    auto report = verify::from_json_text(data);
+    // As check --snapshot reads: a pipe too, and a folder is the same I/O error.
+    auto data = host::read_capped_or_pipe(file, kMaxReportBytes);
+    if (!data) return Unexpected<Error>(data.error());
+    auto report = verify::from_json_text(*data);
     if (!report) return fail(report.error().code, file + ": " + report.error().message);
     return report;
 }

@@ -6,7 +6,6 @@
 
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -15,6 +14,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "host/files.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
 #include "watch/watcher.hpp"
@@ -46,7 +46,8 @@ ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_d
     auto record = watch::read_watch_dir(dir);
     if (!record) return report_error(record.error(), json, "watch", o.out, o.err);
     const auto summary = watch::summarise(*record, *xids, dir);
-    std::ofstream(dir + "/memory.svg") << watch::memory_svg(summary);
+    // The plot is an extra beside the summary: a folder we cannot write to does not fail the report.
+    (void)host::write_atomically(dir + "/memory.svg", watch::memory_svg(summary));
     if (json) o.out << watch::to_json(summary).dump(2) << "\n";
     else watch::render_text(summary, o.out);
     if (ended) return *ended;
@@ -97,6 +98,7 @@ ExitStatus run_watch_command(const WatchCliOptions& o, const Output& out) {
         w.kernel_log = std::filesystem::absolute(*w.kernel_log).lexically_normal().string();
     w.live_status = !o.json && out.err_is_terminal;
     w.echo_fd = o.json ? STDERR_FILENO : STDOUT_FILENO;
+    w.extra_env = color_environment(out.color_mode);
     auto end = watch::run_watch(*host, w);
     if (!end) return usage_error(end.error());
     if (!o.json) out.err << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";

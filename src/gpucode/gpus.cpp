@@ -48,4 +48,12 @@ Expected<TargetGpu> resolve_gpu(const kb::Kb& kb, std::string_view spec) {
     return fail(Errc::usage, "--gpu '" + std::string(spec) + "': not a compute capability (8.9, sm_89) nor a GPU name in the knowledge base");
 }
 
+std::vector<TargetGpu> machine_gpus(const std::vector<snapshot::Gpu>& gpus) {
+    std::vector<TargetGpu> out;
+    for (const auto& g : gpus)
+        if (auto cc = parse_compute_capability(g.compute_capability))
+            out.push_back({g.name.empty() ? "GPU " + g.bus_id : g.name, *cc, g.bus_id});
+    return out;
+}
+
 }  // namespace cudoctor::gpucode

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "gpucode/compatibility.hpp"
 #include "kb/kb.hpp"
+#include "snapshot/snapshot.hpp"
 
 namespace cudoctor::gpucode {
 
@@ -23,5 +24,10 @@ struct TargetGpu {
 /// containing them ("4090"). Errc::usage for an unknown name or one that matches GPUs of
 /// different compute capabilities (naming them).
 Expected<TargetGpu> resolve_gpu(const kb::Kb& kb, std::string_view spec);
+
+/// A probed machine's GPUs (a Snapshot's `gpus`) as targets to judge for: name (else "GPU "
+/// and the bus id), compute capability, PCI bus id as the source. A GPU without a known compute
+/// capability is left out.
+[[nodiscard]] std::vector<TargetGpu> machine_gpus(const std::vector<snapshot::Gpu>& gpus);
 
 }  // namespace cudoctor::gpucode

@@ -43,6 +43,25 @@ bool write_all(int fd, std::string_view bytes) {
     return true;
 }
 
+/// Reads `fd` to its end, refusing more than `cap` bytes; errors name the file `name`.
+Expected<std::string> read_to_end(int fd, const std::string& name, std::size_t cap) {
+    std::string data;
+    char buf[65536];
+    while (true) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            const int e = errno;
+            return fail(Errc::io, name + ": " + std::strerror(e));
+        }
+        if (n == 0) break;
+        if (data.size() + static_cast<std::size_t>(n) > cap)  // it grew while we read, or a pipe ran on
+            return fail(Errc::too_large, name + ": larger than " + size_limit_text(cap));
+        data.append(buf, static_cast<std::size_t>(n));
+    }
+    return data;
+}
+
 }  // namespace
 
 std::string size_limit_text(std::size_t cap) {
@@ -66,26 +85,32 @@ Expected<std::string> read_capped(const std::string& path, std::size_t cap) {
         ::close(fd);
         return fail(Errc::too_large, path + ": larger than " + size_limit_text(cap));
     }
-    std::string data;
-    char buf[65536];
-    while (true) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            const int e = errno;
-            ::close(fd);
-            return fail(Errc::io, path + ": " + std::strerror(e));
-        }
-        if (n == 0) break;
-        if (data.size() + static_cast<std::size_t>(n) > cap) {  // it grew while we read
-            ::close(fd);
-            return fail(Errc::too_large, path + ": larger than " + size_limit_text(cap));
-        }
-        data.append(buf, static_cast<std::size_t>(n));
-    }
+    auto data = read_to_end(fd, path, cap);
     ::close(fd);
     return data;
 }
+
+Expected<std::string> read_capped_or_pipe(const std::string& path, std::size_t cap) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        const int e = errno;
+        return fail(open_errc(e), path + ": " + std::strerror(e));
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        ::close(fd);
+        return fail(Errc::io, path + ": not a regular file or pipe");
+    }
+    if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > cap) {
+        ::close(fd);
+        return fail(Errc::too_large, path + ": larger than " + size_limit_text(cap));
+    }
+    auto data = read_to_end(fd, path, cap);
+    ::close(fd);
+    return data;
+}
+
+Expected<std::string> read_capped_stdin(std::size_t cap) { return read_to_end(STDIN_FILENO, "standard input", cap); }
 
 Expected<void> write_atomically(const std::string& path, std::string_view bytes, std::optional<mode_t> mode) {
     auto failed = [&](int e) { return fail(Errc::io, "cannot write " + path + ": " + std::strerror(e)); };

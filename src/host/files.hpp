@@ -20,6 +20,17 @@ namespace cudoctor::host {
 /// Errc::too_large "larger than N MiB" (or "N bytes") past `cap`; Errc::io on a read error.
 [[nodiscard]] Expected<std::string> read_capped(const std::string& path, std::size_t cap);
 
+/// As read_capped(), but a pipe or FIFO is read too, to its end: `--snapshot <(ssh node cudoctor
+/// check --json)`, `--snapshot /dev/stdin`. Opened blocking, so a named FIFO waits for its writer
+/// (the user named it to be read). A folder or device is Errc::io "PATH: not a regular file or
+/// pipe"; the other errors are read_capped()'s.
+[[nodiscard]] Expected<std::string> read_capped_or_pipe(const std::string& path, std::size_t cap);
+
+/// Standard input (`-` for a file argument), read to its end and never more than `cap` bytes.
+/// Errors name it "standard input": Errc::too_large "standard input: larger than N MiB",
+/// Errc::io on a read error.
+[[nodiscard]] Expected<std::string> read_capped_stdin(std::size_t cap);
+
 /// Replaces the file at `path` with `bytes` so that a reader sees the old file or the whole new
 /// one, never half: a temporary file beside it (same folder, so the same filesystem) is written,
 /// fsync'ed and renamed over `path`, then the folder is fsync'ed where the filesystem allows.

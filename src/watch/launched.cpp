@@ -13,8 +13,24 @@
 
 #include "common/text.hpp"
 
+extern char** environ;
+
 namespace cudoctor::watch {
 namespace {
+
+/// This process's environment with `extra` ("NAME=value") set over it.
+std::vector<std::string> with_extra(const std::vector<std::string>& extra) {
+    auto name_of = [](std::string_view entry) { return entry.substr(0, entry.find('=')); };
+    std::vector<std::string> out;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string_view entry(*e);
+        bool replaced = false;
+        for (const auto& x : extra) replaced = replaced || name_of(x) == name_of(entry);
+        if (!replaced) out.emplace_back(entry);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+}
 
 constexpr std::size_t kMaxLine = 64 * 1024;
 constexpr std::size_t kMaxErrors = 200;
@@ -60,7 +76,8 @@ bool is_cuda_error_line(std::string_view line) {
     return false;
 }
 
-Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>& argv, const std::string& log_path, int echo_fd) {
+Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>& argv, const std::string& log_path, int echo_fd,
+                                                 const std::vector<std::string>& extra_env) {
     if (argv.empty() || argv.front().empty()) return fail(Errc::usage, "no command given after --");
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return fail(Errc::io, std::string("cannot make a pipe: ") + std::strerror(errno));
@@ -74,6 +91,12 @@ Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>&
     args.reserve(argv.size());
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // The child's environment is made here, before fork: setenv is not safe in a forked child.
+    const auto env_strings = with_extra(extra_env);
+    std::vector<char*> env;
+    env.reserve(env_strings.size() + 1);
+    for (const auto& e : env_strings) env.push_back(const_cast<char*>(e.c_str()));
+    env.push_back(nullptr);
     const pid_t pid = ::fork();
     if (pid < 0) {
         ::close(fds[0]);
@@ -87,7 +110,7 @@ Expected<LaunchedCommand> LaunchedCommand::start(const std::vector<std::string>&
         ::signal(SIGINT, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);
         ::signal(SIGPIPE, SIG_DFL);
-        ::execvp(args[0], args.data());
+        ::execvpe(args[0], args.data(), env.data());
         const std::string why = std::string("cudoctor watch: cannot run ") + args[0] + ": " + std::strerror(errno) + "\n";
         write_all(2, why);
         ::_exit(127);

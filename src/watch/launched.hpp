@@ -29,8 +29,10 @@ class LaunchedCommand {
     /// Starts argv (argv[0] looked up in PATH) with stdin inherited and stdout+stderr into one
     /// pipe; output is appended to `log_path`. Errc::usage for an empty argv, Errc::io when the
     /// pipe, log or fork fails. A program that cannot be executed ends at once with status 127
-    /// and says why in its output.
-    [[nodiscard]] static Expected<LaunchedCommand> start(const std::vector<std::string>& argv, const std::string& log_path, int echo_fd);
+    /// and says why in its output. `extra_env` ("NAME=value" each) is added to the command's
+    /// environment, over a variable of ours with the same name; ours is not changed.
+    [[nodiscard]] static Expected<LaunchedCommand> start(const std::vector<std::string>& argv, const std::string& log_path, int echo_fd,
+                                                         const std::vector<std::string>& extra_env = {});
     LaunchedCommand(LaunchedCommand&&) noexcept;
     LaunchedCommand& operator=(LaunchedCommand&&) = delete;
     ~LaunchedCommand();

@@ -153,7 +153,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     StopSignals signals;
     std::optional<LaunchedCommand> command;
     if (!o.command.empty()) {
-        auto started = LaunchedCommand::start(o.command, o.out_dir + "/command.log", o.echo_fd);
+        auto started = LaunchedCommand::start(o.command, o.out_dir + "/command.log", o.echo_fd, o.extra_env);
         if (!started) return Unexpected<Error>(started.error());
         command.emplace(std::move(*started));
     }

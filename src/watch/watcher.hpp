@@ -26,6 +26,10 @@ struct WatchOptions {
     std::optional<std::chrono::milliseconds> clock_step;
     bool live_status = false;  ///< a one-line status on stderr (a terminal)
     int echo_fd = 1;           ///< where the launched command's output goes
+    /// Set in the launched command's environment ("NAME=value" each), over ours: the colour
+    /// choice (NO_COLOR=1 for --color=never, CLICOLOR_FORCE=1 for always), which is never
+    /// written into our own environment.
+    std::vector<std::string> extra_env;
 };
 
 /// How the loop ended.

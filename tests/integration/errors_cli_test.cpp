@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
@@ -64,6 +65,23 @@ TEST(ErrorsCli, TextErrorIsOneLineOnStderrNamingTheCommand) {
         EXPECT_TRUE(run.out.empty()) << run.out;
         EXPECT_EQ(run.err.rfind("cudoctor " + f.command + ": ", 0), 0u) << run.err;
         EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+    }
+}
+
+// A folder given where a saved report is read is the same I/O error for check and verify (one
+// reader, host::read_capped_or_pipe), not a parse error of whatever an ifstream made of it.
+TEST(ErrorsCli, FolderAsSavedReportIsTheSameIoErrorForCheckAndVerify) {
+    cudoctor::test::TempDir folder;
+    for (const std::string command : {"check", "verify"}) {
+        SCOPED_TRACE(command);
+        const auto text = run_cudoctor({command, "--snapshot", folder.str()});
+        EXPECT_EQ(text.exit_code, 2) << text.describe() << text.err;
+        EXPECT_EQ(text.err, "cudoctor " + command + ": " + folder.str() + ": not a regular file or pipe\n");
+        const auto json = run_cudoctor({command, "--snapshot", folder.str(), "--json"});
+        EXPECT_EQ(json.exit_code, 2) << json.describe() << json.err;
+        const auto j = nlohmann::json::parse(json.out, nullptr, false);
+        ASSERT_TRUE(j.is_object()) << json.out;
+        EXPECT_EQ(j["error"]["code"], "I/O error") << json.out;
     }
 }
 

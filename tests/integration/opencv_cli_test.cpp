@@ -54,7 +54,7 @@ TEST(OpencvCli, LogBadInputIsOneLineAndExit2) {
     struct Case {
         std::string path, message;
     } cases[] = {
-        {tmp.str() + "/missing.log", "missing.log: no such file"},
+        {tmp.str() + "/missing.log", "missing.log: No such file or directory"},
         {tmp.str(), "not a regular file"},
         {junk.string(), "no OpenCV CMake output in it"},
     };

@@ -168,6 +168,25 @@ TEST(WatchReplay, LaunchedCommandExitAndCudaErrorText) {
     EXPECT_LT(w.summary["samples"].get<int>(), 121);          // the watch ended with the command
 }
 
+// The colour choice reaches the launched command in its environment (never in ours): NO_COLOR=1
+// for --color=never, CLICOLOR_FORCE=1 for always, neither for auto.
+TEST(WatchReplay, LaunchedCommandGetsTheColourChoice) {
+    const std::vector<std::pair<std::string, std::string>> cases = {{"never", "nc=1 cf=unset"},
+                                                                    {"always", "nc=unset cf=1"},
+                                                                    {"auto", "nc=unset cf=unset"}};
+    for (const auto& [mode, want] : cases) {
+        SCOPED_TRACE(mode);
+        TempDir dir;
+        std::vector<std::string> env;
+        for (auto& e : replay_env(dir, "flat"))
+            if (!e.starts_with("NO_COLOR=") && !e.starts_with("CLICOLOR_FORCE=")) env.push_back(std::move(e));
+        auto args = watch_args(dir, {"--color=" + mode, "--", "/bin/sh", "-c", "echo \"nc=${NO_COLOR-unset} cf=${CLICOLOR_FORCE-unset}\""});
+        const auto run = run_program(CUDOCTOR_BINARY, args, env, 120s);
+        EXPECT_NE(run.exit_code, 2) << run.describe() << run.err;
+        EXPECT_NE(slurp(dir.path() / "out" / "command.log").find(want), std::string::npos) << slurp(dir.path() / "out" / "command.log");
+    }
+}
+
 TEST(WatchReplay, CsvSurvivesKill) {
     TempDir dir;
     const auto env = replay_env(dir, "leak");

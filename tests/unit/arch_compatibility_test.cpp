@@ -104,3 +104,22 @@ TEST(ArchGpus, NamesAndCapabilitiesFromTheKb) {
     ASSERT_FALSE(ambiguous);
     EXPECT_NE(ambiguous.error().message.find("matches GPUs of different compute capabilities"), std::string::npos);
 }
+
+// A probed machine's GPUs as targets: pure, from the Snapshot's list alone.
+TEST(ArchGpus, MachineGpusFromTheProbedList) {
+    snapshot::Gpu named, unnamed, unknown_cc;
+    named.bus_id = "0000:01:00.0";
+    named.name = "GeForce RTX 4090";
+    named.compute_capability = "8.9";
+    unnamed.bus_id = "0000:02:00.0";
+    unnamed.compute_capability = "9.0";
+    unknown_cc.bus_id = "0000:03:00.0";
+    unknown_cc.name = "Mystery";
+    const auto targets = machine_gpus({named, unnamed, unknown_cc});
+    ASSERT_EQ(targets.size(), 2u) << "a GPU without a known compute capability is left out";
+    EXPECT_EQ(targets[0].name, "GeForce RTX 4090");
+    EXPECT_EQ(targets[0].cc.str(), "8.9");
+    EXPECT_EQ(targets[0].source, "0000:01:00.0");
+    EXPECT_EQ(targets[1].name, "GPU 0000:02:00.0");
+    EXPECT_TRUE(machine_gpus({}).empty());
+}

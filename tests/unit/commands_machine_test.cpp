@@ -12,6 +12,7 @@
 #include "commands/command.hpp"
 #include "commands/docs.hpp"
 #include "commands/machine.hpp"
+#include "gpucode/gpus.hpp"
 
 using namespace cudoctor;
 using namespace cudoctor::commands;
@@ -113,7 +114,7 @@ TEST(CommandsMachine, OpenMachineOnAFixtureRoot) {
     ASSERT_EQ(gpus->snap.gpus.size(), 1u);
     EXPECT_EQ(gpus->snap.driver.max_cuda, "12.4");
     EXPECT_TRUE(gpus->snap.toolkits.empty()) << "the GPU and driver probes only";
-    const auto targets = machine_gpus(gpus->snap);
+    const auto targets = gpucode::machine_gpus(gpus->snap.gpus);
     ASSERT_EQ(targets.size(), 1u);
     EXPECT_NE(targets[0].name.find("4060 Ti"), std::string::npos) << targets[0].name;
     EXPECT_EQ(targets[0].source, "0000:01:00.0");

@@ -96,6 +96,12 @@ TEST(DocsTerminal, ColorModeDecidesWithoutTouchingTheEnvironment) {
     ::close(fds[1]);
 }
 
+TEST(DocsTerminal, ColorEnvironmentForALaunchedCommand) {
+    EXPECT_EQ(color_environment(ColorMode::never), (std::vector<std::string>{"NO_COLOR=1"}));
+    EXPECT_EQ(color_environment(ColorMode::always), (std::vector<std::string>{"CLICOLOR_FORCE=1"}));
+    EXPECT_TRUE(color_environment(ColorMode::automatic).empty()) << "auto: the child decides for its own output";
+}
+
 TEST(DocsTerminal, AutoColoursARealTerminal) {
     SavedEnv no_color("NO_COLOR"), force("CLICOLOR_FORCE"), term("TERM");
     const int master = ::posix_openpt(O_RDWR | O_NOCTTY);

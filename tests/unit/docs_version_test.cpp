@@ -8,6 +8,7 @@
 #include "commands/build_info.hpp"
 #include "integration/run_cudoctor.hpp"
 #include "kb/embedded.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace cudoctor;
 using namespace cudoctor::commands;
@@ -88,4 +89,22 @@ TEST(DocsVersion, RealBinaryPrintsEveryTable) {
         const std::regex line("\n  " + std::string(t.name) + R"( +\d{4}-\d{2}-\d{2}\*? +\S)");
         EXPECT_TRUE(std::regex_search(run.out, line)) << t.name << " missing or undated in:\n" << run.out;
     }
+}
+
+// --version sees a top-level --kb on either side of it; --kb alone is a usage error.
+TEST(DocsVersion, RealBinaryShowsKbOverrides) {
+    test::TempDir kb;
+    kb.write("gpus.tsv", "# source: https://example.org/my-gpus\nname\tcc\n");
+    for (const auto& args :
+         {std::vector<std::string>{"--version", "--kb", kb.str()}, std::vector<std::string>{"--kb=" + kb.str(), "--version"}}) {
+        auto run = test::run_cudoctor(args);
+        ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+        const std::regex line(R"(\n  gpus\.tsv +override +example\.org)");
+        EXPECT_TRUE(std::regex_search(run.out, line)) << run.out;
+        EXPECT_NE(run.out.find("1 of these tables read from " + kb.str()), std::string::npos) << run.out;
+    }
+    auto plain = test::run_cudoctor({"--version"});
+    EXPECT_EQ(plain.out.find("override"), std::string::npos) << plain.out;
+    auto alone = test::run_cudoctor({"--kb", kb.str()});
+    EXPECT_EQ(alone.exit_code, 2) << alone.describe() << alone.out;
 }

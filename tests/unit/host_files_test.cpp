@@ -1,7 +1,8 @@
-// host::read_capped and host::write_atomically: the one capped reader and the one atomic writer
+// host::read_capped (and its pipe and stdin variants) and host::write_atomically: the one capped reader and the one atomic writer
 // for the files a user names and the files cudoctor writes.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +11,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <thread>
 
 #include "host/files.hpp"
 #include "support/temp_dir.hpp"
@@ -141,6 +144,78 @@ TEST(HostFiles, WriteFailingHalfwayKeepsTheOldFile) {
     EXPECT_EQ(written.error().message, "cannot write " + file + ": File too large");
     EXPECT_EQ(*read_capped(file, 100), "the old, whole snapshot");
     EXPECT_EQ(names_in(tmp.path()), std::vector<std::string>{"snapshot.json"});
+}
+
+/// A pipe with `bytes` written into it by a thread; the read end as a path (/proc/self/fd/N).
+struct FedPipe {
+    int fds[2] = {-1, -1};
+    std::thread writer;
+    explicit FedPipe(std::string bytes) {
+        if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
+        writer = std::thread([this, b = std::move(bytes)] {
+            std::size_t done = 0;
+            while (done < b.size()) {
+                const ssize_t n = ::write(fds[1], b.data() + done, b.size() - done);
+                if (n <= 0) break;  // the reader gave up (EPIPE)
+                done += static_cast<std::size_t>(n);
+            }
+            ::close(fds[1]);
+        });
+    }
+    ~FedPipe() {
+        ::close(fds[0]);  // first: a writer blocked on a full pipe gets EPIPE
+        writer.join();
+    }
+    std::string path() const { return "/proc/self/fd/" + std::to_string(fds[0]); }
+};
+
+TEST(HostFiles, ReadCappedOrPipeReadsFilesAndPipes) {
+    test::TempDir tmp;
+    EXPECT_EQ(*read_capped_or_pipe(tmp.write("f", "a file\n").string(), 100), "a file\n");
+    {
+        FedPipe pipe(std::string(200000, 'p'));  // more than a pipe buffer: read as it comes
+        const auto text = read_capped_or_pipe(pipe.path(), 1u << 20);
+        ASSERT_TRUE(text) << text.error().message;
+        EXPECT_EQ(text->size(), 200000u);
+    }
+    {
+        ::signal(SIGPIPE, SIG_IGN);
+        FedPipe pipe(std::string(5000, 'p'));
+        const auto text = read_capped_or_pipe(pipe.path(), 1000);
+        ASSERT_FALSE(text);
+        EXPECT_EQ(text.error().code, Errc::too_large);
+        EXPECT_EQ(text.error().message, pipe.path() + ": larger than 1000 bytes");
+    }
+    const auto folder = read_capped_or_pipe(tmp.str(), 100);
+    ASSERT_FALSE(folder);
+    EXPECT_EQ(folder.error().code, Errc::io);
+    EXPECT_EQ(folder.error().message, tmp.str() + ": not a regular file or pipe");
+    const auto device = read_capped_or_pipe("/dev/null", 100);
+    ASSERT_FALSE(device);
+    EXPECT_EQ(device.error().message, "/dev/null: not a regular file or pipe");
+    const auto missing = read_capped_or_pipe(tmp.str() + "/nope", 100);
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, Errc::not_found);
+    EXPECT_TRUE(read_capped_or_pipe(tmp.write("big", std::string(101, 'x')).string(), 100).error().code == Errc::too_large);
+}
+
+TEST(HostFiles, ReadCappedStdinNamesStandardInput) {
+    const int saved = ::dup(STDIN_FILENO);
+    ASSERT_GE(saved, 0);
+    auto from_stdin = [&](std::string bytes, std::size_t cap) {
+        FedPipe pipe(std::move(bytes));
+        ::dup2(pipe.fds[0], STDIN_FILENO);
+        auto text = read_capped_stdin(cap);
+        ::dup2(saved, STDIN_FILENO);
+        return text;
+    };
+    ::signal(SIGPIPE, SIG_IGN);
+    EXPECT_EQ(*from_stdin("a log\n", 100), "a log\n");
+    const auto big = from_stdin(std::string(3u << 20, 'x'), 1u << 20);
+    ASSERT_FALSE(big);
+    EXPECT_EQ(big.error().code, Errc::too_large);
+    EXPECT_EQ(big.error().message, "standard input: larger than 1 MiB");
+    ::close(saved);
 }
 
 }  // namespace
