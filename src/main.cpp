@@ -12,6 +12,7 @@
 #include "commands/build_info.hpp"
 #include "commands/command.hpp"
 #include "commands/docs.hpp"
+#include "commands/machine.hpp"
 #include "commands/terminal.hpp"
 
 using cudoctor::ExitStatus;
@@ -23,11 +24,11 @@ int main(int argc, char** argv) {
     // (a version callback would run before a later --kb is read). This --kb is only the
     // top level's: a subcommand's own --kb is that subcommand's (`cudoctor check --kb DIR`).
     bool show_version = false;
-    std::optional<std::string> version_kb;
+    commands::MachineOptions version_machine;  // only its --kb: the tables --version reports
     auto* version = app.add_flag("--version", show_version,
                                  "print the version, git revision and the knowledge-base tables compiled in (with --kb DIR: the "
                                  "tables DIR overrides)");
-    app.add_option("--kb", version_kb, "with --version: show which tables DIR overrides")->type_name("DIR")->needs(version);
+    commands::add_machine_options(&app, version_machine, {.root = false, .kb = true}).kb->needs(version);
     app.require_subcommand(0, 1);
     // Global options are accepted after the subcommand too: `cudoctor check --color=never`.
     app.fallthrough();
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     }
     if (show_version) {
         // std::endl after the text: the blank last line CLI11's version flag printed, kept as it was.
-        std::cout << commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables(), version_kb) << std::endl;
+        std::cout << commands::version_text(commands::build_info(), cudoctor::kb::embedded_tables(), version_machine.kb_dir) << std::endl;
         return 0;
     }
     // Decided once, here, and handed to the command: no command reads a global for it.
