@@ -69,9 +69,7 @@ std::string cuda_major_from_deb(Context& ctx) {
 void collect(Context& ctx, std::vector<Copy>& copies) {
     for (const auto& tk : ctx.snap.toolkits) {
         // Wheel trees and conda environments have their own sections below.
-        if ((tk.install_method == snapshot::InstallMethod::pip && text::contains(tk.path, "/nvidia/")) ||
-            tk.install_method == snapshot::InstallMethod::conda)
-            continue;
+        if (!snapshot::is_system_toolkit(tk)) continue;
         const std::string major = std::to_string(Version::parse(tk.version).value_or(Version()).major());
         for (const char* lib : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
             auto dir = ctx.host.resolve(host::join(tk.path, lib));

@@ -9,17 +9,6 @@ namespace cudoctor::recipe {
 
 namespace {
 
-std::optional<Version> installed_driver(const snapshot::Snapshot& snap) {
-    if (auto v = Version::parse(snap.driver.kernel_module_version)) return v;
-    if (!snap.driver.user_space_versions.empty()) return Version::parse(snap.driver.user_space_versions.back());
-    return std::nullopt;
-}
-
-bool system_toolkit(const snapshot::Toolkit& tk) {
-    return tk.install_method != snapshot::InstallMethod::conda &&
-           !(tk.install_method == snapshot::InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
-}
-
 bool cc_less(const std::string& a, const std::string& b) {
     auto va = Version::parse(a), vb = Version::parse(b);
     return va && vb && *va < *vb;
@@ -35,7 +24,7 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
     t.secure_boot = p.secure_boot;
     t.gcc_default = p.gcc_default;
     t.gcc_installed = p.gcc_installed;
-    t.driver = installed_driver(snap);
+    t.driver = snapshot::driver_version(snap);
     const auto machine = driver_need(snap);
     t.gpu_architectures = machine.architectures;
     t.nouveau = machine.nouveau;
@@ -98,7 +87,7 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
     if (!request.fresh) {
         for (const auto& tk : snap.toolkits) {
             auto v = Version::parse(tk.version);
-            if (v && system_toolkit(tk) && tk.has_nvcc)
+            if (v && snapshot::is_system_toolkit(tk) && tk.has_nvcc)
                 t.toolkits.push_back({*v, tk.path, std::string(snapshot::to_string(tk.install_method))});
         }
         for (const auto& c : snap.cudnn)

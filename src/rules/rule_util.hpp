@@ -14,13 +14,9 @@ namespace cudoctor::rules::detail {
 snapshot::Finding finding(std::string title, std::string why, std::string fix, std::vector<snapshot::Evidence> evidence = {},
                           std::optional<snapshot::Severity> milder = {});
 
-/// The driver version that decides what can run: the loaded kernel module's, else the newest
-/// installed user-space library's; nullopt with no driver at all.
-std::optional<Version> driver_version(const snapshot::Snapshot& snap);
+using snapshot::driver_version;
 
-/// A toolkit a user installed to compile with (not the runtime wheel tree of a pip package, not
-/// a conda environment's runtime).
-bool is_system_toolkit(const snapshot::Toolkit& tk);
+using snapshot::is_system_toolkit;
 
 /// "12.4.131" → 12; nullopt for an unparseable version.
 std::optional<int> major_of(const std::string& version);

@@ -23,18 +23,6 @@ snapshot::Finding finding(std::string title, std::string why, std::string fix, s
     return f;
 }
 
-std::optional<Version> driver_version(const snapshot::Snapshot& snap) {
-    if (auto v = Version::parse(snap.driver.kernel_module_version)) return v;
-    if (!snap.driver.user_space_versions.empty()) return Version::parse(snap.driver.user_space_versions.back());
-    return std::nullopt;
-}
-
-bool is_system_toolkit(const snapshot::Toolkit& tk) {
-    using snapshot::InstallMethod;
-    return tk.install_method != InstallMethod::conda &&
-           !(tk.install_method == InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
-}
-
 std::optional<int> major_of(const std::string& version) {
     auto v = Version::parse(version);
     if (!v) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/version.hpp"
 #include "snapshot/kinds.hpp"
 
 namespace cudoctor::snapshot {
@@ -99,6 +100,13 @@ struct Toolkit {
     std::vector<Evidence> evidence;
     friend bool operator==(const Toolkit&, const Toolkit&) = default;
 };
+
+/// A toolkit a user installed to compile with: not the runtime tree of a pip wheel (…/nvidia/…),
+/// not a conda environment's runtime.
+inline bool is_system_toolkit(const Toolkit& tk) {
+    return tk.install_method != InstallMethod::conda &&
+           !(tk.install_method == InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
+}
 
 struct Cudnn {
     std::string version;                        ///< "9.1.0"
@@ -242,5 +250,13 @@ struct Snapshot {
     std::vector<Finding> findings;
     friend bool operator==(const Snapshot&, const Snapshot&) = default;
 };
+
+/// The driver version that decides what can run: the loaded kernel module's, else the newest
+/// installed user-space library's; nullopt with no driver at all.
+inline std::optional<Version> driver_version(const Snapshot& snap) {
+    if (auto v = Version::parse(snap.driver.kernel_module_version)) return v;
+    if (!snap.driver.user_space_versions.empty()) return Version::parse(snap.driver.user_space_versions.back());
+    return std::nullopt;
+}
 
 }  // namespace cudoctor::snapshot
