@@ -7,8 +7,8 @@ namespace {
 /// An empty relation slot, or a failure mode a rule names.
 consteval bool empty_or_rule(const std::string_view& id) {
     if (id.empty()) return true;
-    const auto* m = registered(id);
-    return m && m->named_by != NamedBy::cause;
+    const auto i = registered_index(id);
+    return i != kNotRegistered && kFailureModes[i].named_by != NamedBy::cause;
 }
 
 /// The registry's own rules: ids and old ids unique and distinct, and every
@@ -17,7 +17,7 @@ consteval bool registry_is_consistent() {
     for (std::size_t i = 0; i < kFailureModes.size(); ++i) {
         const auto& m = kFailureModes[i];
         if (m.id.empty()) return false;
-        if (!m.old_id.empty() && (registered(m.old_id) || m.named_by != NamedBy::both)) return false;
+        if (!m.old_id.empty() && (registered_index(m.old_id) != kNotRegistered || m.named_by != NamedBy::both)) return false;
         for (std::size_t j = i + 1; j < kFailureModes.size(); ++j) {
             if (kFailureModes[j].id == m.id) return false;
             if (!m.old_id.empty() && kFailureModes[j].old_id == m.old_id) return false;

@@ -8,6 +8,7 @@
 // time (the rules table, data/error_catalog.tsv, --kb overrides) are checked when they load.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -94,11 +95,20 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
 });
 // clang-format on
 
-/// The registered failure mode with this canonical id, or nullptr (at compile time too).
+/// The index in kFailureModes of the failure mode with this canonical id, or kNotRegistered.
+/// Compile-time checks use the index, not a pointer: GCC's UBSan instrumentation makes a pointer
+/// compared with null no constant expression, so the sanitizer build would not compile.
+inline constexpr std::size_t kNotRegistered = static_cast<std::size_t>(-1);
+constexpr std::size_t registered_index(std::string_view id) {
+    for (std::size_t i = 0; i < kFailureModes.size(); ++i)
+        if (kFailureModes[i].id == id) return i;
+    return kNotRegistered;
+}
+
+/// The registered failure mode with this canonical id, or nullptr.
 constexpr const FailureMode* registered(std::string_view id) {
-    for (const auto& m : kFailureModes)
-        if (m.id == id) return &m;
-    return nullptr;
+    const auto i = registered_index(id);
+    return i == kNotRegistered ? nullptr : &kFailureModes[i];
 }
 
 /// A failure-mode id written in the code. Built from a string literal at compile time: an id the
@@ -106,7 +116,7 @@ constexpr const FailureMode* registered(std::string_view id) {
 class Id {
   public:
     consteval Id(const char* id) : m_id(id) {
-        if (!registered(m_id)) throw "not a failure-mode id of src/rules/ids.hpp";
+        if (registered_index(m_id) == kNotRegistered) throw "not a failure-mode id of src/rules/ids.hpp";
     }
     constexpr std::string_view view() const { return m_id; }
     constexpr operator std::string_view() const { return m_id; }
@@ -122,8 +132,8 @@ class Id {
 class RuleId {
   public:
     consteval RuleId(const char* id) : m_id(id) {
-        const auto* m = registered(m_id);
-        if (!m || m->named_by == NamedBy::cause) throw "not a rule id of src/rules/ids.hpp";
+        const auto i = registered_index(m_id);
+        if (i == kNotRegistered || kFailureModes[i].named_by == NamedBy::cause) throw "not a rule id of src/rules/ids.hpp";
     }
     constexpr std::string_view view() const { return m_id; }
     constexpr operator std::string_view() const { return m_id; }
