@@ -42,8 +42,11 @@ std::vector<Finding> missing_dir(const Snapshot& s, const kb::Kb&) {
 }
 
 std::vector<Finding> empty_entry(const Snapshot& s, const kb::Kb&) {
-    const auto n =
-        std::count_if(s.environment.ld_library_path.begin(), s.environment.ld_library_path.end(), [](const auto& e) { return e.empty; });
+    const auto& entries = s.environment.ld_library_path;
+    // `LD_LIBRARY_PATH=` (set, but to nothing) is one empty entry, and glibc ignores it: only an
+    // empty entry beside others (":a", "a::b", "a:") makes the loader search the working directory.
+    if (entries.size() < 2) return {};
+    const auto n = std::count_if(entries.begin(), entries.end(), [](const auto& e) { return e.empty; });
     if (n == 0) return {};
     return {finding("LD_LIBRARY_PATH has an empty entry, which means the current directory",
                     "A leading, trailing or doubled ':' (often `export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH` with the "

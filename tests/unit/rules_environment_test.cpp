@@ -112,6 +112,13 @@ TEST(RulesEnvironment, TwoEmptyEntriesAreCounted) {
     EXPECT_TRUE(evidence_mentions(found[0], "2 empty entries"));
 }
 
+TEST(RulesEnvironment, LdLibraryPathSetToNothingIsSilent) {
+    // `LD_LIBRARY_PATH=`: glibc ignores an empty value; it was reported as "the current directory".
+    auto s = runtime_machine(true);
+    s.environment.ld_library_path = {empty_entry()};
+    EXPECT_TRUE(silent("ld-library-path-empty-entry", s));
+}
+
 TEST(RulesEnvironment, LdLibraryPathWithoutEmptyEntryIsSilent) {
     auto s = runtime_machine(true);
     s.environment.ld_library_path = {ld_path_entry("/usr/local/cuda/lib64"), missing_entry("/usr/local/cuda-12.2/lib64")};
