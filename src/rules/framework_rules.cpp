@@ -216,7 +216,34 @@ std::vector<Finding> tensorflow_cuda_mismatch(const Snapshot& s, const kb::Kb& k
     return out;
 }
 
-std::vector<Finding> extension_build_mismatch(const Snapshot& s, const kb::Kb&) {
+/// The installed toolkit with nvcc to build torch's extensions with: torch's CUDA minor, else the
+/// newest of its major; nullptr when none is installed.
+const snapshot::Toolkit* toolkit_for_cuda(const Snapshot& s, const Version& cuda) {
+    const snapshot::Toolkit* best = nullptr;
+    for (const auto& tk : s.toolkits) {
+        auto v = Version::parse(tk.version);
+        if (!v || !tk.has_nvcc || !is_system_toolkit(tk) || v->major() != cuda.major()) continue;
+        if (v->truncated(2) == cuda.truncated(2)) return &tk;
+        if (!best || *v > *Version::parse(best->version)) best = &tk;
+    }
+    return best;
+}
+
+/// Point CUDA_HOME at an installed toolkit of torch's CUDA major, or install torch's CUDA first:
+/// never a folder the machine does not have.
+std::string extension_toolkit_fix(const Snapshot& s, const std::string& torch_cuda, const kb::Kb& kb) {
+    const auto cuda = Version::parse(torch_cuda);
+    if (!cuda) return {};
+    std::string fix;
+    const auto* tk = toolkit_for_cuda(s, *cuda);
+    std::string dir = tk ? tk->path : recipe::toolkit_dir(*cuda);
+    if (!tk)
+        fix = "# no CUDA " + std::to_string(cuda->major()) + " toolkit with nvcc is installed: install torch's CUDA " + cuda->str() + "\n" +
+              recipe::toolkit_fix(s, *cuda, kb) + "\n";
+    return fix + fmt::format("# build extensions with it:\nexport CUDA_HOME={}\nexport PATH=$CUDA_HOME/bin:$PATH", dir);
+}
+
+std::vector<Finding> extension_build_mismatch(const Snapshot& s, const kb::Kb& kb) {
     const auto* nvcc = path_toolkit(s);
     if (!nvcc) return {};
     auto have = major_of(nvcc->version);
@@ -225,14 +252,12 @@ std::vector<Finding> extension_build_mismatch(const Snapshot& s, const kb::Kb&) 
         if (fw.name != "torch" || !fw.cuda || fw.cuda->empty()) continue;
         auto want = major_of(*fw.cuda);
         if (!have || !want || *have == *want) continue;
-        out.push_back(finding(
-            fmt::format("nvcc on PATH is CUDA {} but torch {} was built with CUDA {}", nvcc->version, fw.version, *fw.cuda),
-            "Building a PyTorch C++/CUDA extension (pip install of a package with CUDA code, "
-            "torch.utils.cpp_extension) stops with \"The detected CUDA version ({}) mismatches the version "
-            "that was used to compile PyTorch ({})\".",
-            fmt::format("# build extensions with a CUDA {} toolkit:\nexport CUDA_HOME=/usr/local/cuda-{}\nexport PATH=$CUDA_HOME/bin:$PATH",
-                        *want, *fw.cuda),
-            {{nvcc->nvcc_path, "CUDA " + nvcc->version}, {fw.python, "torch " + fw.version + " CUDA " + *fw.cuda}}));
+        out.push_back(finding(fmt::format("nvcc on PATH is CUDA {} but torch {} was built with CUDA {}", nvcc->version, fw.version, *fw.cuda),
+                              "Building a PyTorch C++/CUDA extension (pip install of a package with CUDA code, "
+                              "torch.utils.cpp_extension) stops with \"The detected CUDA version ({}) mismatches the version "
+                              "that was used to compile PyTorch ({})\".",
+                              extension_toolkit_fix(s, *fw.cuda, kb),
+                              {{nvcc->nvcc_path, "CUDA " + nvcc->version}, {fw.python, "torch " + fw.version + " CUDA " + *fw.cuda}}));
     }
     return out;
 }

@@ -9,6 +9,7 @@ namespace cudoctor::test::rule_cases {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 const std::string kVenvSite = "/home/alice/venv/lib/python3.10/site-packages";
 
@@ -186,6 +187,25 @@ TEST(RulesFramework, NvccOfAnotherMajorThanTorchFires) {
     EXPECT_THAT(found[0].title, HasSubstr("nvcc on PATH is CUDA 11.8.89 but torch 2.4.0+cu121 was built with CUDA 12.1"));
     EXPECT_TRUE(evidence_mentions(found[0], "/usr/local/cuda-11.8/bin/nvcc"));
     EXPECT_FALSE(found[0].fix.empty());
+}
+
+TEST(RulesFramework, ExtensionFixNamesAnInstalledToolkitOfTorchsMajor) {
+    // It used to say `export CUDA_HOME=/usr/local/cuda-12.1` on machines without that folder.
+    auto s = framework_machine(framework("torch", "2.4.0+cu121", "12.1"), toolkit("11.8.89"));
+    s.toolkits.push_back(toolkit("12.4.131"));
+    const auto found = fired("extension-build-cuda-mismatch", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].fix, HasSubstr("export CUDA_HOME=/usr/local/cuda-12.4\n"));
+    EXPECT_THAT(found[0].fix, Not(HasSubstr("cuda-12.1")));
+}
+
+TEST(RulesFramework, ExtensionFixInstallsTorchsCudaWhenNoneIsInstalled) {
+    const auto s = framework_machine(framework("torch", "2.4.0+cu121", "12.1"), toolkit("11.8.89"));
+    const auto found = fired("extension-build-cuda-mismatch", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].fix, HasSubstr("no CUDA 12 toolkit with nvcc is installed"));
+    EXPECT_THAT(found[0].fix, HasSubstr("sudo apt-get install -y cuda-toolkit-12-1"));
+    EXPECT_THAT(found[0].fix, HasSubstr("export CUDA_HOME=/usr/local/cuda-12.1\n"));
 }
 
 TEST(RulesFramework, NvccOfTorchsMajorWithAnotherMinorIsSilent) {
