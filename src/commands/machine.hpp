@@ -56,7 +56,7 @@ enum class Probe {
 struct MachineParts {
     Probe probe = Probe::none;
     /// Take the toolkit inventory (`list`, `switch`, …) from the probed snapshot; needs Probe::all.
-    std::optional<toolkits::InventoryOptions> inventory;
+    std::optional<toolkits::InventoryOptions> inventory = std::nullopt;
 };
 
 struct Machine {

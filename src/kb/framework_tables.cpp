@@ -139,6 +139,13 @@ std::vector<int> Kb::cuda_majors_for_cudnn(const Version& cudnn) const {
     return {majors.begin(), majors.end()};
 }
 
+std::optional<Version> Kb::newest_cudnn_for(const Version& cuda) const {
+    std::optional<Version> newest;
+    for (const auto& c : cudnn_table())
+        if (c.covers_cuda(cuda) && (!newest || c.cudnn_last > *newest)) newest = c.cudnn_last;
+    return newest;
+}
+
 std::optional<bool> Kb::cudnn_supports_cuda(const Version& cudnn, const Version& cuda) const {
     const auto rows = cudnn_builds(cudnn);
     if (rows.empty()) return std::nullopt;

@@ -269,6 +269,8 @@ class Kb {
     /// Whether a cuDNN release supports a CUDA toolkit (12.4 or 12.4.1); nullopt when the cuDNN
     /// release is not in the table.
     std::optional<bool> cudnn_supports_cuda(const Version& cudnn, const Version& cuda) const;
+    /// The newest cuDNN release built for CUDA `cuda` (10.0, 12, 12.4.1); nullopt when none is.
+    std::optional<Version> newest_cudnn_for(const Version& cuda) const;
 
     // --- frameworks --------------------------------------------------------------------------
     /// The CUDA wheels of a PyTorch release ("2.4.1+cu121" parsed as 2.4.1 → the 2.4 rows), in

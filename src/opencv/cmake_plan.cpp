@@ -209,7 +209,9 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     const auto packages = installed_packages(host);
     add_dev_packages(snap, packages, plan);
     if (!cudnn && dnn_arch_ok) {
-        const auto pkg = cuda_major ? kb.package_name("cudnn9_dev", {{"major", std::to_string(*cuda_major)}}) : std::nullopt;
+        const auto newest = cuda_major ? kb.newest_cudnn_for(Version({*cuda_major})) : std::nullopt;
+        const auto pkg =
+            newest && newest->major() >= 9 ? kb.package_name("cudnn9_dev", {{"major", std::to_string(*cuda_major)}}) : std::nullopt;
         plan.missing.push_back(
             {"cuDNN headers and library" + (cuda_major ? " for CUDA " + std::to_string(*cuda_major) : std::string()),
              "OPENCV_DNN_CUDA needs them: without cuDNN CMake stops (\"DNN: CUDA backend requires cuDNN\") or, with the option off, cv2.dnn runs on the CPU",

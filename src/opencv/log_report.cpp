@@ -21,9 +21,14 @@ std::string dotted(std::string_view arch) {
 
 std::string cudnn_install(const LogContext& ctx, const std::string& cuda_version) {
     const auto v = Version::parse(cuda_version);
-    if (ctx.kb && v)
+    // Name a package only where cuDNN 9 is built for that CUDA (there is no libcudnn9-dev-cuda-10).
+    const auto newest = ctx.kb && v ? ctx.kb->newest_cudnn_for(*v) : std::nullopt;
+    if (newest && newest->major() >= 9)
         if (auto p = ctx.kb->package_name("cudnn9_dev", {{"major", std::to_string(v->major())}}))
             return "sudo apt-get install -y " + *p + " (NVIDIA's CUDA repository)";
+    if (newest)
+        return "install cuDNN " + newest->str() + " for CUDA " + v->str() +
+               " (its headers and library: NVIDIA's cuDNN archive, https://developer.nvidia.com/cudnn-archive)";
     return "install cuDNN's headers and library for this CUDA";
 }
 

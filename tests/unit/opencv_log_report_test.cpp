@@ -63,6 +63,19 @@ TEST(OpencvLogReport, PtxArchRunsThroughJit) {
     EXPECT_NE(v->summary.find("via compute_30"), std::string::npos);
 }
 
+TEST(OpencvLogReport, CudnnFixForACudaWithoutCudnn9NamesNoPackageThatDoesNotExist) {
+    // A CUDA 10.0 configure log: there is no libcudnn9-dev-cuda-10; the newest cuDNN the KB has
+    // built for CUDA 10.0 is named instead.
+    const auto r = judge("cudnn_not_found_16449.log");
+    std::string fixes;
+    for (const auto& v : r.verdicts) fixes += v.fix + "\n";
+    EXPECT_EQ(fixes.find("libcudnn9"), std::string::npos) << fixes;
+    const auto newest = kb::Kb::builtin().newest_cudnn_for(Version({10, 0}));
+    ASSERT_TRUE(newest);
+    EXPECT_LT(newest->major(), 9);
+    EXPECT_NE(fixes.find("install cuDNN " + newest->str() + " for CUDA 10.0"), std::string::npos) << fixes;
+}
+
 TEST(OpencvLogReport, CudnnNotFoundSkipsTheDnnBackend) {
     const auto r = judge("cudnn_no_20319.log");
     const auto* cudnn = topic(r, "cuDNN");
