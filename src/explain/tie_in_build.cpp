@@ -68,8 +68,7 @@ void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& 
     auto v = Version::parse(torch_cuda.empty() ? snap.driver.max_cuda : torch_cuda);
     if (v)
         set_fix(c, {recipe::toolkit_fix(snap, *v, kb),
-                    fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{} PATH=/usr/local/cuda-{}.{}/bin:$PATH", v->major(), v->minor(),
-                                v->major(), v->minor())});
+                    "export CUDA_HOME=" + recipe::toolkit_dir(*v) + " PATH=" + recipe::toolkit_dir(*v) + "/bin:$PATH"});
 }
 
 void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
@@ -95,7 +94,7 @@ void tie_cuda_version_mismatch_build(Cause& c, const snapshot::Snapshot& snap, c
         }
     }
     confirms(c, "no toolkit of PyTorch's CUDA " + want->str() + " is installed here");
-    set_fix(c, {recipe::toolkit_fix(snap, *want, kb), fmt::format("export CUDA_HOME=/usr/local/cuda-{}.{}", want->major(), want->minor()),
+    set_fix(c, {recipe::toolkit_fix(snap, *want, kb), "export CUDA_HOME=" + recipe::toolkit_dir(*want),
                 "# or install the PyTorch build for the CUDA you have"});
 }
 

@@ -183,7 +183,7 @@ Expected<Recipe> derive_plan(const Request& request, const Target& target, const
     record_choices(plan, won, request, target, kb);
     if (won.toolkit && won.release) {
         plan.toolkit_release = won.release->toolkit;
-        plan.toolkit_path = fmt::format("/usr/local/cuda-{}.{}", won.toolkit_minor.major(), won.toolkit_minor.minor());
+        plan.toolkit_path = toolkit_dir(won.toolkit_minor);
     }
     if (won.toolkit && !won.release)
         plan.warnings.push_back("no CUDA " + won.toolkit_minor.str() + " release with a runfile in cuda_driver.tsv: no toolkit step");
