@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compare/format_number.hpp"
+#include "compare/precision.hpp"
 
 namespace cudoctor::compare {
 
@@ -75,7 +76,21 @@ Comparison compare_dumps(const Dump& ref, const Dump& test, const CompareOptions
         r.test_dtype = a.dtype;
         r.ref_shape = b.shape;
         r.test_shape = a.shape;
-        r.tolerance = tolerance_for(b.name, a.dtype, b.dtype, options.overrides, options.layer_rules);
+        // Judged at the precision the values were computed in: a bf16 run saved as float32
+        // is held to bf16's line, and the note says so.
+        formats::DType test_values = a.dtype, ref_values = b.dtype;
+        if (a.dtype == formats::DType::f32 && b.dtype == formats::DType::f32) {
+            const auto narrow_test = narrower_values(a), narrow_ref = narrower_values(b);
+            if (narrow_test != narrow_ref) {
+                if (narrow_test) test_values = *narrow_test;
+                if (narrow_ref) ref_values = *narrow_ref;
+                const bool in_test = narrow_test.has_value();
+                r.notes.push_back(std::string(in_test ? "TEST" : "REF") + "'s F32 values are all " +
+                                  std::string(formats::dtype_name(in_test ? test_values : ref_values)) +
+                                  " values (a lower-precision run saved as F32): compared at the looser tolerance");
+            }
+        }
+        r.tolerance = tolerance_for(b.name, test_values, ref_values, options.overrides, options.layer_rules);
         // Values are compared whenever the element counts agree (a [1, 8] against an [8] still
         // says how far the numbers are), though a shape difference fails the tensor.
         r.compared = numel_of(a.shape) == numel_of(b.shape);

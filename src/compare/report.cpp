@@ -98,6 +98,24 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     };
     list("Only in REF", c.only_ref);
     list("Only in TEST", c.only_test);
+    // Which line each tensor was held to, and why where it was not its own type's: the notes
+    // (a dtype difference, a bf16 run saved as F32) and the tolerances, each once with a count.
+    std::vector<std::pair<std::string, std::size_t>> lines;
+    const auto count_line = [&lines](std::string text) {
+        for (auto& [t, n] : lines)
+            if (t == text) return void(++n);
+        lines.emplace_back(std::move(text), 1);
+    };
+    for (const auto& r : c.results) {
+        for (const auto& note : r.notes) count_line(safe(note));
+        const Tolerance& t = r.tolerance;
+        if (t.skip) continue;
+        count_line(t.exact ? std::string("tolerance: exact")
+                           : "tolerance: rtol " + format_number(t.rtol) + ", atol " + format_number(t.atol) + ", layer limit " +
+                                 format_number(t.rel));
+    }
+    if (!lines.empty()) out << "\n";
+    for (const auto& [text, n] : lines) out << text << " (" << n << (n == 1 ? " tensor)\n" : " tensors)\n");
     out << "\n" << c.results.size() << " tensors compared: " << c.count(Status::pass) << " pass, " << c.count(Status::fail) << " fail";
     if (const auto skipped = c.count(Status::skipped)) out << ", " << skipped << " skipped";
     if (c.first_failure) out << "; first failure: #" << *c.first_failure + 1 << " " << safe(c.results[*c.first_failure].name);

@@ -101,6 +101,40 @@ TEST(CompareModel, NpzWidensBf16ToFloat32AndGivesTheSameNumbers) {
     }
 }
 
+TEST(CompareModel, ABf16RunSavedAsFloat32IsJudgedAtBf16sTolerance) {
+    NEED_DATA();
+    // numpy has no bfloat16: the npz holds the bf16 run widened to F32. Its values still carry
+    // only bf16's 8 significant bits, so the layers are held to the same line as the
+    // safetensors pair (F32 against BF16), not to float32's 1.3e-6.
+    const json st = run_json({"compare", model_dump("tt_ref.safetensors"), model_dump("tt_bf16.safetensors"), "--json"}, 1);
+    const json npz = run_json({"compare", model_dump("tt_ref.npz"), model_dump("tt_bf16.npz"), "--json"}, 1);
+    ASSERT_EQ(st["tensors"].size(), npz["tensors"].size());
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < st["tensors"].size(); ++i) {
+        const auto& a = st["tensors"][i];
+        const auto& b = npz["tensors"][i];
+        EXPECT_EQ(a["status"], b["status"]) << a["name"];
+        EXPECT_EQ(a["tolerance"], b["tolerance"]) << a["name"];
+        passed += b["status"] == "PASS";
+    }
+    EXPECT_GT(passed, 0u);
+    EXPECT_EQ(npz["first_failure"], st["first_failure"]);
+    EXPECT_EQ(npz["tensors"][0]["notes"][0],
+              "TEST's F32 values are all BF16 values (a lower-precision run saved as F32): compared at the looser tolerance");
+    // The float32 reference against itself stays at float32's line.
+    const json same = run_json({"compare", model_dump("tt_ref.npz"), model_dump("tt_ref.npz"), "--json"}, 0);
+    EXPECT_EQ(same["tensors"][0]["tolerance"]["rtol"], 1.3e-6);
+    EXPECT_TRUE(same["tensors"][0]["notes"].empty());
+    // The text report says which line it used, and why.
+    const auto text = run_cudoctor({"compare", model_dump("tt_ref.npz"), model_dump("tt_bf16.npz")});
+    EXPECT_NE(text.out.find("TEST's F32 values are all BF16 values (a lower-precision run saved as F32): compared at the looser "
+                            "tolerance (" +
+                            std::to_string(npz["tensors"].size()) + " tensors)"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("tolerance: rtol 1.60e-02, atol 1.00e-05, layer limit 1.60e-02"), std::string::npos) << text.out;
+}
+
 TEST(CompareModel, PlotShowsEveryLayerAndTheToleranceLine) {
     NEED_DATA();
     const std::string svg_path = temp_file("plot.svg", "");

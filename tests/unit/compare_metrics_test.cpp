@@ -11,6 +11,7 @@
 #include "compare/convert.hpp"
 #include "compare/matching.hpp"
 #include "compare/metrics.hpp"
+#include "compare/precision.hpp"
 #include "compare/tolerance.hpp"
 
 using namespace cudoctor;
@@ -186,4 +187,31 @@ TEST(CompareMatching, ExactAndPrefixRules) {
     EXPECT_EQ(p.pairs[0].test, 1u);
     EXPECT_EQ(p.only_ref, (std::vector<std::string>{"a"}));
     EXPECT_EQ(p.only_test, (std::vector<std::string>{"z"}));
+}
+
+namespace {
+
+cudoctor::formats::TensorView f32_view(const std::vector<float>& values) {
+    return {"t", DType::f32, {values.size()}, std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float))};
+}
+
+}  // namespace
+
+TEST(ComparePrecision, Float32HoldingNarrowerValues) {
+    using cudoctor::compare::narrower_values;
+    // 1.5, 0.15625 and −3.25 fit bf16's 8 significant bits; 0.1f does not.
+    EXPECT_EQ(narrower_values(f32_view({1.5f, 0.15625f, -3.25f, 0.0f})), DType::bf16);
+    // 1 + 2^-10 needs 11 bits: a half value, not a bf16 one.
+    EXPECT_EQ(narrower_values(f32_view({1.0f + 0x1p-10f, 0.5f})), DType::f16);
+    // 2^-24 is half's smallest subnormal; 3·2^-25 is not a half value (nor bf16's, with 0.1f).
+    EXPECT_EQ(narrower_values(f32_view({0x1p-24f, 1.0f + 0x1p-10f})), DType::f16);
+    EXPECT_EQ(narrower_values(f32_view({3 * 0x1p-25f, 1.0f + 0x1p-10f})), std::nullopt);
+    // 70000 exceeds half's range; with a bf16-inexact neighbour it is plain float32.
+    EXPECT_EQ(narrower_values(f32_view({70000.5f, 0.1f})), std::nullopt);
+    EXPECT_EQ(narrower_values(f32_view({0.1f, 0.2f})), std::nullopt);
+    // Integer values (indices, masks) fit every type and prove nothing.
+    EXPECT_EQ(narrower_values(f32_view({1.0f, 2.0f, 0.0f, -7.0f})), std::nullopt);
+    EXPECT_EQ(narrower_values(f32_view({})), std::nullopt);
+    const std::vector<double> wide{1.5};
+    EXPECT_EQ(narrower_values({"d", DType::f64, {1}, std::string_view(reinterpret_cast<const char*>(wide.data()), 8)}), std::nullopt);
 }
