@@ -1,10 +1,12 @@
 #include "toolkits/uninstall_plan.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "formats/conda_meta.hpp"
+#include "report/style.hpp"
 #include "toolkits/alternatives.hpp"
 #include "toolkits/dpkg_owner.hpp"
 #include "toolkits/references.hpp"
@@ -173,16 +175,39 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
     if (tk.install_method == snapshot::InstallMethod::conda) {
         std::vector<std::string> pkgs;
         std::string undo;
+        std::vector<formats::CondaPackage> others;
         for (const auto& f : host.glob(host::join(tk.path, "conda-meta"), "*.json")) {
-            const std::string n = host::basename(f);
-            if (!n.starts_with("cuda-") && !n.starts_with("cudatoolkit-")) continue;
             auto data = host.read_file(f, 16u << 20);
             if (!data) continue;
             auto pkg = formats::parse_conda_meta(*data);
             if (!pkg || pkg->name.empty()) continue;
+            if (!pkg->name.starts_with("cuda-") && pkg->name != "cudatoolkit") {
+                others.push_back(std::move(*pkg));
+                continue;
+            }
             pkgs.push_back(pkg->name);
             undo += " " + pkg->name + "=" + pkg->version;
         }
+        // `conda remove` takes every package that depends on what it removes along, and what
+        // depends on those: torch built against cudatoolkit goes too. Say so before it happens.
+        std::set<std::string> removed(pkgs.begin(), pkgs.end());
+        std::vector<std::string> dependents;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (const auto& o : others) {
+                if (removed.contains(o.name)) continue;
+                for (const auto& d : o.depends)
+                    if (removed.contains(d.substr(0, d.find(' ')))) {
+                        removed.insert(o.name);
+                        dependents.push_back(o.name + " " + o.version);
+                        grew = true;
+                        break;
+                    }
+            }
+        }
+        if (!pkgs.empty() && !dependents.empty())
+            p.warnings.push_back("conda also removes what depends on " + report::join(pkgs, ", ") + " in " + tk.path + ": " +
+                                 report::join(dependents, ", ") + " (the undo line does not bring them back)");
         std::string conda = host::join(tk.path, "bin/conda");
         if (!host.is_executable_file(conda)) conda = host::join(host::dirname(host::dirname(tk.path)), "bin/conda");
         std::vector<std::string> argv{conda, "remove", "-y", "-p", tk.path};
@@ -209,12 +234,19 @@ void add_notes(const snapshot::Snapshot& snap, const Inventory& inv, const Entry
             p.notes.push_back("this shell's PATH still names " + e + ": open a new shell, or run `cudoctor use` with another version");
     if (snap.environment.cuda_home && names_folder(*snap.environment.cuda_home, dir))
         p.notes.push_back("this shell's CUDA_HOME is " + *snap.environment.cuda_home + ": unset it or run `cudoctor use`");
-    if (!target.cudnn.empty()) p.warnings.push_back("cuDNN " + target.cudnn.front() + " lives inside " + dir + " and goes with it");
+    if (!target.cudnn.empty() && target.toolkit.install_method != snapshot::InstallMethod::conda)
+        p.warnings.push_back("cuDNN " + target.cudnn.front() + " lives inside " + dir + " and goes with it");
     for (const auto& e : inv.toolkits)
         if (&e != &target && !is_folder_install(e))
             p.notes.push_back("the " + std::string(snapshot::to_string(e.toolkit.install_method)) + " copy of CUDA " + e.toolkit.version +
                               " in " + e.toolkit.path + " is separate and stays");
-    p.notes.emplace_back("conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
+    if (target.toolkit.install_method == snapshot::InstallMethod::conda)
+        p.notes.emplace_back("only the conda environment " + dir + " changes: other environments and pip wheels keep their own CUDA");
+    else if (target.toolkit.install_method == snapshot::InstallMethod::pip)
+        p.notes.emplace_back("only the CUDA wheels of this site folder go: conda environments and other pythons keep their own CUDA");
+    else
+        p.notes.emplace_back(
+            "conda environments and pip wheels (torch's nvidia-* packages) carry their own CUDA: this plan does not touch them");
 }
 
 }  // namespace

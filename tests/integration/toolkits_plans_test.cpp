@@ -172,5 +172,20 @@ TEST(ToolkitsPlans, PreflightRefusesAWriteIntoAMissingFolderAndChangesNothing) {
     EXPECT_FALSE(fs::exists(root.path() / "opt"));
 }
 
+TEST(UninstallPlan, CondaRemovalSaysTheTorchThatDependsOnItGoesToo) {
+    // `conda remove cudatoolkit` removes every package that depends on it: cudnn (cudatoolkit
+    // 11.3.*) and pytorch (cudatoolkit >=11.3,<11.4). The plan says so, and no longer claims
+    // that conda environments are not touched when it is one.
+    const std::string root = std::string(CUDOCTOR_ROOTS_DIR) + "/cpu-only-conda";
+    auto run = run_cudoctor({"uninstall", "11.3", "--root", root});
+    EXPECT_EQ(run.exit_code, 0) << run.describe();
+    EXPECT_NE(run.out.find("conda remove -y -p /home/bob/miniconda3/envs/ml cudatoolkit"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("conda also removes what depends on cudatoolkit in /home/bob/miniconda3/envs/ml: cudnn 8.2.1, pytorch 1.12.1"),
+              std::string::npos)
+        << run.out;
+    EXPECT_EQ(run.out.find("this plan does not touch them"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("only the conda environment /home/bob/miniconda3/envs/ml changes"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace cudoctor::test
