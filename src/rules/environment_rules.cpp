@@ -95,8 +95,10 @@ std::vector<Finding> multiple_cudart(const Snapshot& s, const kb::Kb&) {
         for (const auto& lib : e.cuda_libraries)
             if (lib.starts_with("libcudart.so.")) add(cudart_soname_of(lib), e.real_path.empty() ? e.path : e.real_path, "LD_LIBRARY_PATH");
     }
+    // An entry whose folder no longer resolves (a toolkit removed without running ldconfig) is no
+    // copy the loader can load: it proves nothing about a second runtime.
     for (const auto& e : s.environment.loader_cache)
-        if (e.soname.starts_with("libcudart.so.")) add(e.soname, e.real_dir.empty() ? e.path : e.real_dir, "loader cache");
+        if (e.soname.starts_with("libcudart.so.") && !e.real_dir.empty()) add(e.soname, e.real_dir, "loader cache");
     std::vector<Finding> out;
     for (const auto& [soname, list] : providers) {
         if (soname.empty() || list.size() < 2) continue;

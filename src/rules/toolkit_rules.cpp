@@ -81,6 +81,15 @@ const snapshot::Toolkit* preferred_toolkit(const Snapshot& s) {
 std::vector<Finding> toolkit_not_on_path(const Snapshot& s, const kb::Kb&) {
     if (!s.environment.nvcc_on_path.empty()) return {};
     const auto* tk = preferred_toolkit(s);
+    // A runtime-only default (cuda-libraries, no nvcc) must not hide a full toolkit beside it:
+    // its bin/ is what cures "nvcc: command not found".
+    if (tk && !tk->has_nvcc) {
+        tk = nullptr;
+        for (const auto& other : s.toolkits) {
+            const auto v = Version::parse(other.version);
+            if (is_system_toolkit(other) && other.has_nvcc && v && (!tk || *v > *Version::parse(tk->version))) tk = &other;
+        }
+    }
     if (!tk || !tk->has_nvcc) return {};
     const std::string dir = tk->is_default ? "/usr/local/cuda" : tk->path;
     return {finding(fmt::format("{} is installed but no nvcc is on PATH", toolkit_label(*tk)),

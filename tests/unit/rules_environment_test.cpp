@@ -181,12 +181,12 @@ TEST(RulesEnvironment, DifferentSonamesAreNoDuplicate) {
     EXPECT_TRUE(silent("multiple-cudart-on-loader-path", s));
 }
 
-// Misbehaves on a literal: a loader-cache entry whose folder is gone (a toolkit removed without
+// Regression (it fired): a loader-cache entry whose folder is gone (a toolkit removed without
 // running ldconfig) has real_dir "" and the rule then counts the entry's *file* path as a folder:
 // it reports "libcudart.so.12 is reachable from 2 folders; /usr/local/cuda-12.2/lib64/libcudart.so.12
 // wins", with evidence ".../libcudart.so.12/libcudart.so.12". The loader cannot load a file that
 // is gone, so only one copy is reachable and the rule should stay silent.
-TEST(RulesEnvironment, DISABLED_StaleCacheEntryOfARemovedFolderIsNoCopy) {
+TEST(RulesEnvironment, StaleCacheEntryOfARemovedFolderIsNoCopy) {
     auto s = runtime_machine(true);
     s.environment.loader_cache.insert(s.environment.loader_cache.begin(),
                                       snapshot::LoaderEntry{"libcudart.so.12", "/usr/local/cuda-12.2/lib64/libcudart.so.12", "x86-64", ""});

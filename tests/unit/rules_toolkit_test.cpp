@@ -130,11 +130,11 @@ TEST(RulesToolkit, ToolkitOnPathIsSilent) {
     EXPECT_TRUE(silent("toolkit-not-on-path", s));
 }
 
-// Misbehaves on a literal: /usr/local/cuda points to a runtime-only install (cuda-libraries, no
+// Regression (it was silent): /usr/local/cuda points to a runtime-only install (cuda-libraries, no
 // nvcc) while a full toolkit with nvcc sits next to it and PATH has no nvcc. The rule prefers the
 // default toolkit even without nvcc, sees no nvcc there and stays silent, although "nvcc: command
 // not found" is exactly what the user meets and /usr/local/cuda-12.6/bin would cure it.
-TEST(RulesToolkit, DISABLED_RuntimeOnlyDefaultHidesToolkitWithNvcc) {
+TEST(RulesToolkit, RuntimeOnlyDefaultHidesToolkitWithNvcc) {
     auto runtime = toolkit("12.4.131");
     runtime.has_nvcc = false;
     runtime.nvcc_path = "";
