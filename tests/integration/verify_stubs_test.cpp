@@ -179,9 +179,11 @@ TEST(VerifyStubs, ReportReplaysFromJson) {
     EXPECT_EQ(replay.exit_code, 1);
     EXPECT_EQ(json::parse(replay.out), v.report);
     auto text = run_cudoctor({"verify", "--snapshot", saved.string()});
+    EXPECT_EQ(text.exit_code, 1);  // a FAIL report exits 1 in every format, as the live run does
     EXPECT_NE(text.out.find("FAIL  NVML answers"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("cause: Driver/library version mismatch"), std::string::npos) << text.out;
     auto md = run_cudoctor({"verify", "--snapshot", saved.string(), "--markdown"});
+    EXPECT_EQ(md.exit_code, 1);
     EXPECT_NE(md.out.find("### cudoctor verify: FAIL"), std::string::npos) << md.out;
     auto bad = run_cudoctor({"verify", "--snapshot", dir.write("bad.json", "{").string()});
     EXPECT_EQ(bad.exit_code, 2);
