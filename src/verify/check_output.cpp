@@ -98,8 +98,8 @@ void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& erro
                 blame(step, ctx.snap, {},
                       "cudaErrorInsufficientDriver, yet the driver runs CUDA ≤ " + driver->str() + ", enough for this toolkit's CUDA " +
                           runtime->truncated(2).str() +
-                          ": the program's CUDA runtime did not reach that driver. It loaded no libcuda.so.1 through the loader "
-                          "path, or another one than level 1 used (a stubs/ or cuda-compat copy on LD_LIBRARY_PATH).",
+                          ": the program's CUDA runtime did not reach that driver. It found no libcuda.so.1 through the loader "
+                          "path, or not the one level 1 used.",
                       "ldconfig -p | grep 'libcuda.so.1'   # the driver's libcuda must be in the loader cache" +
                           (ctx.driver_library.empty() ? std::string()
                                                       : "\n# level 1 used " + ctx.driver_library + "; if the cache lacks its folder:\n" +
