@@ -34,6 +34,21 @@ Expected<void> read_toolkits(const Table& table, Kb::Data& data) {
     return {};
 }
 
+Expected<void> read_components(const Table& table, Kb::Data& data) {
+    if (auto ok = table.require_columns({"component", "version", "release", "source"}); !ok) return ok;
+    for (const auto& row : table.rows()) {
+        const RowView r(table, row);
+        ComponentRelease c;
+        c.component = r.text("component");
+        if (c.component.empty()) return r.error("component", "empty");
+        CUDOCTOR_KB_TRY(c.version, r.version("version"));
+        CUDOCTOR_KB_TRY(c.release, r.version("release"));
+        c.source = r.text("source");
+        data.components.push_back(std::move(c));
+    }
+    return {};
+}
+
 Expected<void> read_compilers(const Table& table, Kb::Data& data) {
     if (auto ok = table.require_columns({"toolkit_from", "releases", "max_gcc", "max_clang", "min_gcc", "min_clang", "confidence", "note"});
         !ok)
@@ -111,6 +126,15 @@ std::optional<ToolkitRelease> Kb::toolkit_release(const Version& toolkit) const 
     const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key, kAnyRow);
     if (!row) return std::nullopt;
     return *row;
+}
+
+std::vector<Version> Kb::releases_with_component(std::string_view component, const Version& version) const {
+    std::vector<Version> out;
+    for (const auto& c : m_data->components)
+        if (c.component == component && c.version == version) out.push_back(c.release);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
 std::optional<Version> Kb::minor_compat_floor(int cuda_major) const {

@@ -21,6 +21,7 @@ struct TableReader {
 // Every table the KB needs; each must be embedded (data/<name>).
 constexpr TableReader kReaders[] = {
     {"cuda_arch_support.tsv", detail::read_archs},
+    {"cuda_components.tsv", detail::read_components},
     {"cuda_driver.tsv", detail::read_toolkits},
     {"cuda_gcc.tsv", detail::read_compilers},
     {"cuda_repos.tsv", detail::read_repos},
@@ -69,6 +70,7 @@ std::vector<std::string> Kb::overridden_tables() const { return m_data->overridd
 const std::vector<GpuModel>& Kb::gpus() const { return m_data->gpus; }
 const std::vector<GpuChip>& Kb::gpu_chips() const { return m_data->gpu_chips; }
 const std::vector<ToolkitRelease>& Kb::toolkit_releases() const { return m_data->toolkits; }
+const std::vector<ComponentRelease>& Kb::component_table() const { return m_data->components; }
 const std::vector<HostCompilerLimits>& Kb::host_compiler_table() const { return m_data->compilers; }
 const std::vector<ArchSupport>& Kb::arch_table() const { return m_data->archs; }
 const std::vector<CudnnCudaSupport>& Kb::cudnn_table() const { return m_data->cudnn; }

@@ -60,6 +60,14 @@ struct ToolkitRelease {
     std::string note;
 };
 
+/// One row of cuda_components.tsv: a component version one toolkit release shipped.
+struct ComponentRelease {
+    std::string component;  ///< version.json's key: "cuda_nvcc", "cuda_cudart"
+    Version version;        ///< 12.6.77
+    Version release;        ///< 12.6.2
+    std::string source;
+};
+
 /// One row of cuda_gcc.tsv: nvcc's host-compiler limits from `toolkit_from` to the next row.
 struct HostCompilerLimits {
     Version toolkit_from;
@@ -238,6 +246,10 @@ class Kb {
     /// The cuda_driver.tsv row of a toolkit, chosen as min_driver_for() does but also among rows
     /// without a driver (runfile name, branch). nullopt for an unknown major.minor.
     std::optional<ToolkitRelease> toolkit_release(const Version& toolkit) const;
+    /// The releases that shipped `component` ("cuda_nvcc", "cuda_cudart") at exactly `version`,
+    /// ascending: nvcc 12.6.77 → {12.6.2}, cudart 12.6.77 → {12.6.2, 12.6.3}. Empty when
+    /// cuda_components.tsv does not know that version (the caller must then not guess a release).
+    std::vector<Version> releases_with_component(std::string_view component, const Version& version) const;
     /// Minor-version-compatibility floor of a CUDA major: 11 → 450.80.02, 12 → 525.60.13,
     /// 13 → 580; nullopt for majors without it (10 and older).
     std::optional<Version> minor_compat_floor(int cuda_major) const;
@@ -309,6 +321,7 @@ class Kb {
     const std::vector<GpuModel>& gpus() const;
     const std::vector<GpuChip>& gpu_chips() const;
     const std::vector<ToolkitRelease>& toolkit_releases() const;
+    const std::vector<ComponentRelease>& component_table() const;
     const std::vector<HostCompilerLimits>& host_compiler_table() const;
     const std::vector<ArchSupport>& arch_table() const;
     const std::vector<CudnnCudaSupport>& cudnn_table() const;

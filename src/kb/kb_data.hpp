@@ -14,6 +14,7 @@ struct Kb::Data {
     std::vector<GpuChip> gpu_chips;
     std::vector<KernelModules> kernel_modules;
     std::vector<ToolkitRelease> toolkits;
+    std::vector<ComponentRelease> components;
     std::vector<HostCompilerLimits> compilers;
     std::vector<ArchSupport> archs;
     std::vector<CudnnCudaSupport> cudnn;
@@ -42,6 +43,7 @@ Expected<void> read_gpus(const Table& table, Kb::Data& data);
 Expected<void> read_gpu_chips(const Table& table, Kb::Data& data);
 Expected<void> read_kernel_modules(const Table& table, Kb::Data& data);
 Expected<void> read_toolkits(const Table& table, Kb::Data& data);
+Expected<void> read_components(const Table& table, Kb::Data& data);
 Expected<void> read_compilers(const Table& table, Kb::Data& data);
 Expected<void> read_archs(const Table& table, Kb::Data& data);
 Expected<void> read_cudnn(const Table& table, Kb::Data& data);

@@ -5,6 +5,7 @@
 
 #include "common/text.hpp"
 #include "common/version.hpp"
+#include "kb/toolkit_release.hpp"
 
 namespace cudoctor::opencv {
 namespace {
@@ -106,8 +107,7 @@ void add_dev_packages(const snapshot::Snapshot& snap, const std::optional<std::s
 void add_host_compiler(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb, const snapshot::Toolkit& tk,
                        CmakePlan& plan) {
     std::optional<int> max_gcc = tk.max_gcc;
-    if (!max_gcc)
-        if (auto v = Version::parse(tk.version)) max_gcc = kb.max_gcc_for(*v);
+    if (!max_gcc) max_gcc = kb::max_gcc_for(kb, tk);
     const auto& gcc_default = snap.platform.gcc_default;
     if (!max_gcc || !gcc_default || *gcc_default <= *max_gcc) return;
     std::vector<int> installed = snap.platform.gcc_installed;

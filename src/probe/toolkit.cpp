@@ -11,6 +11,7 @@
 #include "formats/c_header.hpp"
 #include "formats/conda_meta.hpp"
 #include "formats/cuda_version_files.hpp"
+#include "kb/toolkit_release.hpp"
 #include "probe/context.hpp"
 #include "probe/nvcc.hpp"
 
@@ -24,8 +25,18 @@ struct Candidate {
     std::vector<std::string> found_by;
     snapshot::InstallMethod method_hint = snapshot::InstallMethod::unknown;
     std::string version_hint, version_hint_source;
-    std::string nvcc_hint;  // for wheel layouts, where nvcc lives apart from the runtime
+    std::string release_hint, release_hint_source;       // a cuda-toolkit-X-Y package, conda's cudatoolkit
+    std::vector<snapshot::ToolkitComponent> components;  // what packages and wheels say of nvcc / cudart
+    std::string nvcc_hint;                               // for wheel layouts, where nvcc lives apart from the runtime
 };
+
+/// Records a component version once (the first source wins).
+void add_component(std::vector<snapshot::ToolkitComponent>& list, std::string_view name, std::string_view version) {
+    if (version.empty() || !Version::parse(version)) return;
+    for (const auto& c : list)
+        if (c.name == name) return;
+    list.push_back({std::string(name), std::string(version)});
+}
 
 class Candidates {
   public:
@@ -39,7 +50,7 @@ class Candidates {
                 return &c;
             }
         }
-        m_list.push_back({*real, {std::string(found_by)}, {}, {}, {}, {}});
+        m_list.push_back({*real, {std::string(found_by)}, {}, {}, {}, {}, {}, {}, {}});
         return &m_list.back();
     }
     std::vector<Candidate>& list() { return m_list; }
@@ -76,6 +87,20 @@ std::string version_from_dist_infos(Context& ctx, const std::vector<std::string>
     return {};
 }
 
+/// The nvcc and runtime wheels' versions in `dirs`, as version.json names those components.
+std::vector<snapshot::ToolkitComponent> components_from_dist_infos(Context& ctx, const std::vector<std::string>& dirs) {
+    std::vector<snapshot::ToolkitComponent> out;
+    for (const auto& [dist, component] : {std::pair<std::string_view, std::string_view>{"nvidia_cuda_nvcc", "cuda_nvcc"},
+                                          std::pair<std::string_view, std::string_view>{"nvidia_cuda_runtime", "cuda_cudart"}}) {
+        for (const auto& dir : dirs) {
+            auto names = ctx.host.list_dir(dir);
+            if (!names) continue;
+            for (const auto& n : *names) add_component(out, component, dist_info_version(n, dist));
+        }
+    }
+    return out;
+}
+
 void find_candidates(Context& ctx, Candidates& cands) {
     for (const auto& dir : ctx.host.glob("/usr/local", "cuda-*")) cands.add(dir, "/usr/local/cuda-*");
     cands.add("/usr/local/cuda", "/usr/local/cuda");
@@ -94,9 +119,17 @@ void find_candidates(Context& ctx, Candidates& cands) {
         if (std::regex_match(pkg.name, m, kDebToolkit)) {
             if (auto* c = cands.add("/usr/local/cuda-" + m[1].str() + "." + m[2].str(), "dpkg")) {
                 c->method_hint = snapshot::InstallMethod::deb;
+                const std::string upstream = pkg.version.substr(0, pkg.version.find('-'));  // "12.6.2-1" → 12.6.2
                 if (pkg.name.starts_with("cuda-nvcc") || c->version_hint.empty()) {
-                    c->version_hint = pkg.version.substr(0, pkg.version.find('-'));
+                    c->version_hint = upstream;
                     c->version_hint_source = "dpkg";
+                }
+                // cuda-toolkit-12-6's version is the release; cuda-nvcc / cuda-cudart carry their components'.
+                if (pkg.name.starts_with("cuda-toolkit")) {
+                    c->release_hint = upstream;
+                    c->release_hint_source = "dpkg";
+                } else {
+                    add_component(c->components, pkg.name.starts_with("cuda-nvcc") ? "cuda_nvcc" : "cuda_cudart", upstream);
                 }
             }
         } else if (pkg.name == "nvidia-cuda-toolkit") {
@@ -107,6 +140,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
                     // "11.8.89~11.8.0-5~deb12u1": the nvcc version before the tilde.
                     c->version_hint = pkg.version.substr(0, pkg.version.find_first_of("~-"));
                     c->version_hint_source = "dpkg";
+                    add_component(c->components, "cuda_nvcc", c->version_hint);
                 }
                 break;
             }
@@ -123,6 +157,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
                 c->method_hint = snapshot::InstallMethod::pip;
                 c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
                 c->version_hint_source = source;
+                c->components = components_from_dist_infos(ctx, {site.dir});
             }
         }
         const std::string runtime = host::join(nv, "cuda_runtime");
@@ -131,6 +166,7 @@ void find_candidates(Context& ctx, Candidates& cands) {
                 c->method_hint = snapshot::InstallMethod::pip;
                 c->version_hint = version_from_dist_infos(ctx, {site.dir}, source);
                 c->version_hint_source = source;
+                c->components = components_from_dist_infos(ctx, {site.dir});
                 const std::string nvcc = host::join(nv, "cuda_nvcc/bin/nvcc");
                 if (ctx.host.is_executable_file(nvcc)) c->nvcc_hint = nvcc;
             }
@@ -157,6 +193,13 @@ void find_candidates(Context& ctx, Candidates& cands) {
             c->method_hint = snapshot::InstallMethod::conda;
             c->version_hint = best;
             c->version_hint_source = best_source;
+            // cudatoolkit's version is the release (11.3.1); cuda-nvcc / cuda-cudart carry their components'.
+            if (best_rank == 2) {
+                c->release_hint = best;
+                c->release_hint_source = best_source;
+            } else if (best_rank < 2) {
+                add_component(c->components, best_rank == 0 ? "cuda_nvcc" : "cuda_cudart", best);
+            }
         }
     }
 }
@@ -179,6 +222,12 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
             // The "cuda" key can be date-stamped (12.6.20241114): trust its major.minor only.
             std::string v = !parsed->nvcc.empty() ? parsed->nvcc : parsed->cudart;
             if (v.empty() && Version::parse(parsed->cuda)) v = Version::parse(parsed->cuda)->truncated(2).str();
+            if (auto release = Version::parse(parsed->cuda)) {
+                tk.release = release->part(2) > 1000 ? release->truncated(2).str() : release->str();
+                tk.release_source = "version.json";
+            }
+            add_component(tk.components, "cuda_nvcc", parsed->nvcc);
+            add_component(tk.components, "cuda_cudart", parsed->cudart);
             if (!v.empty() && Version::parse(v)) {
                 tk.version = v;
                 tk.version_source = "version.json";
@@ -201,6 +250,8 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     }
     std::string source;
     if (auto v = version_from_dist_infos(ctx, {host::join(c.path, "dist-info"), host::join(c.path, "lib")}, source); !v.empty()) {
+        for (const auto& comp : components_from_dist_infos(ctx, {host::join(c.path, "dist-info"), host::join(c.path, "lib")}))
+            add_component(tk.components, comp.name, comp.version);
         tk.version = v;
         tk.version_source = source;
         tk.evidence.push_back({host::join(c.path, "dist-info"), "nvidia_cuda_nvcc / nvidia_cuda_runtime " + v});
@@ -233,11 +284,21 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
         } else if (auto v = formats::parse_nvcc_version_output(run->out)) {
             tk.version = v->str();
             tk.version_source = "nvcc";
+            add_component(tk.components, "cuda_nvcc", tk.version);
             tk.evidence.push_back({tk.nvcc_path + " --version", tk.version});
         } else {
             ctx.note(kToolkitProbe, tk.nvcc_path + " --version", v.error().message);
         }
     }
+}
+
+/// True for a path inside a Python site folder (…/site-packages/…, Debian's …/dist-packages/…).
+bool inside_site_packages(std::string_view path) {
+    for (std::string_view site : {"/site-packages", "/dist-packages"}) {
+        const auto at = path.find(site);
+        if (at != std::string_view::npos && (at + site.size() == path.size() || path[at + site.size()] == '/')) return true;
+    }
+    return false;
 }
 
 snapshot::InstallMethod install_method(Context& ctx, const Candidate& c, const snapshot::Toolkit& tk) {
@@ -252,7 +313,11 @@ snapshot::InstallMethod install_method(Context& ctx, const Candidate& c, const s
         }
     }
     if (ctx.host.exists(host::join(c.path, "bin/cuda-uninstaller"))) return InstallMethod::runfile;
-    if (ctx.host.is_dir(host::join(c.path, "dist-info")) || !ctx.host.glob(host::join(c.path, "lib"), "nvidia_cuda_*.dist-info").empty())
+    // Wheel metadata alone does not make a pip install: a toolkit folder assembled from NVIDIA's
+    // wheels (/usr/local/cuda-13.0 with a dist-info/ folder, nvcc in bin/) is a system toolkit
+    // that nothing we know of owns. Only a tree inside site-packages belongs to pip.
+    if (inside_site_packages(c.path) &&
+        (ctx.host.is_dir(host::join(c.path, "dist-info")) || !ctx.host.glob(host::join(c.path, "lib"), "nvidia_cuda_*.dist-info").empty()))
         return InstallMethod::pip;
     return InstallMethod::unknown;
 }
@@ -273,8 +338,8 @@ void read_host_config(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
             ctx.note(kToolkitProbe, path, "no gcc version check found in it");
         }
     }
-    if (auto v = Version::parse(tk.version); v && tk.has_nvcc) {  // a runtime-only wheel compiles nothing
-        if (auto g = ctx.kb.max_gcc_for(*v)) {
+    if (tk.has_nvcc) {  // a runtime-only wheel compiles nothing
+        if (auto g = kb::max_gcc_for(ctx.kb, tk)) {
             tk.max_gcc = g;
             tk.max_gcc_source = "kb:cuda_gcc.tsv";
         }
@@ -327,6 +392,11 @@ void probe_toolkits(Context& ctx) {
         tk.has_nvcc = ctx.host.is_executable_file(nvcc);
         if (tk.has_nvcc) tk.nvcc_path = nvcc;
         read_version(ctx, c, tk);
+        if (tk.release.empty() && !c.release_hint.empty() && Version::parse(c.release_hint)) {
+            tk.release = c.release_hint;
+            tk.release_source = c.release_hint_source;
+        }
+        for (const auto& comp : c.components) add_component(tk.components, comp.name, comp.version);
         // A folder named like a toolkit but with nothing of one in it is not reported.
         if (tk.version.empty() && !tk.has_nvcc) {
             if (c.path.starts_with("/usr/local/cuda") || c.path.starts_with("/opt/cuda"))

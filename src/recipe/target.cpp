@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kb/toolkit_release.hpp"
 #include "recipe/install.hpp"
 #include "recipe/request.hpp"
 
@@ -86,7 +87,7 @@ Expected<Target> make_target(const snapshot::Snapshot& snap, const Request& requ
 
     if (!request.fresh) {
         for (const auto& tk : snap.toolkits) {
-            auto v = Version::parse(tk.version);
+            auto v = kb::lenient_release(kb, tk);  // the release, not nvcc's 12.6.77 read as one
             if (v && snapshot::is_system_toolkit(tk) && tk.has_nvcc)
                 t.toolkits.push_back({*v, tk.path, std::string(snapshot::to_string(tk.install_method))});
         }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "kb/toolkit_release.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -144,10 +145,16 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
         if (!is_system_toolkit(tk)) continue;
         auto tv = Version::parse(tk.version);
         if (!tv) continue;
-        auto min = kb.min_driver_for(*tv);
+        // Compare releases with the release table: the toolkit's release, or the most lenient of
+        // the releases its component versions shipped in (nvcc 12.6.77 is 12.6.2, not 12.6.3).
+        auto min = kb::min_driver_for(kb, tk);
         if (!min || *dv >= *min) continue;
         auto floor = kb.minor_compat_floor(tv->major());
-        std::vector<Evidence> ev = {{"driver", dv->str()}, {tk.path, "CUDA " + tk.version}, {"kb:cuda_driver.tsv", "needs ≥ " + min->str()}};
+        const std::string release = kb::release_label(kb, tk);
+        std::vector<Evidence> ev = {{"driver", dv->str()},
+                                    {tk.path, "CUDA " + (release.empty() || release == tk.version ? tk.version
+                                                                                                  : release + " (nvcc " + tk.version + ")")},
+                                    {"kb:cuda_driver.tsv", "needs ≥ " + min->str()}};
         const std::string fix = recipe::driver_fix(s, kb, min->major());
         if (floor && *dv >= *floor) {
             out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)", dv->str(),

@@ -81,10 +81,24 @@ struct Driver {
     friend bool operator==(const Driver&, const Driver&) = default;
 };
 
+/// One separately versioned part of a toolkit: "cuda_nvcc" 12.6.77, "cuda_cudart" 12.6.77 (the keys
+/// version.json uses; wheels, packages and `nvcc --version` map to the same names).
+struct ToolkitComponent {
+    std::string name;
+    std::string version;
+    friend bool operator==(const ToolkitComponent&, const ToolkitComponent&) = default;
+};
+
+/// A toolkit has a *release* (12.6.2: NVIDIA's tables, runfile names, package versions) and
+/// *component* versions (nvcc 12.6.77). `version` stays what nvcc reports; compare against release
+/// tables with the release, or the releases the components map to (kb/toolkit_release.hpp).
 struct Toolkit {
-    std::string version;         ///< "12.4.131", or as precise as known ("13.0")
+    std::string version;         ///< "12.4.131" (nvcc's component version where known), or as precise as known ("13.0")
     std::string version_source;  ///< "version.json" | "version.txt" | "dist-info" | "cuda.h" | "nvcc" | "dpkg" | "conda-meta"
-    std::string path;            ///< "/usr/local/cuda-12.4" (as found, real path inside the root)
+    std::string release;         ///< "12.6.2": version.json's "cuda", a cuda-toolkit-X-Y package, conda's cudatoolkit; "" when unknown
+    std::string release_source;  ///< where the release was read ("version.json", "dpkg", "conda-meta/…")
+    std::vector<ToolkitComponent> components;  ///< what each component says ("cuda_nvcc" 12.6.77, "cuda_cudart" 12.6.77)
+    std::string path;                          ///< "/usr/local/cuda-12.4" (as found, real path inside the root)
     InstallMethod install_method = InstallMethod::unknown;
     bool has_nvcc = false;
     std::string nvcc_path;

@@ -45,9 +45,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageEvent, when, action, pack
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, kernel_module_version, flavour, kernel_module_compiler, modules_known,
                                                 loaded_modules, user_space_versions, libraries, max_cuda, max_cuda_source, package_events,
                                                 packages, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source, path, install_method, has_nvcc, nvcc_path, is_default,
-                                                first_on_path, on_path, max_gcc, max_gcc_source, found_by, lib_dir, cudart_soname,
-                                                cudart_loader_visible, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitComponent, name, version)
+// release, release_source and components are absent from snapshots written before the version
+// model: they read as unknown, and the rules then map `version` as before.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source, release, release_source, components, path, install_method,
+                                                has_nvcc, nvcc_path, is_default, first_on_path, on_path, max_gcc, max_gcc_source, found_by,
+                                                lib_dir, cudart_soname, cudart_loader_visible, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Cudnn, version, path, header_version, library_versions, location, cuda_major,
                                                 loader_visible, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, cudnn, python, interpreter, cuda_archs, nvidia_wheels,

@@ -58,7 +58,9 @@ Inventory take_inventory(const host::Host& host, const snapshot::Snapshot& snap,
     for (const auto& tk : snap.toolkits) {
         Entry e;
         e.toolkit = tk;
-        e.release = release_of(host, tk.path);
+        // The probe's release (version.json, a cuda-toolkit-X-Y package, conda's cudatoolkit);
+        // version.json read again only for a snapshot written before the probe recorded it.
+        e.release = !tk.release.empty() ? tk.release : release_of(host, tk.path);
         if (options.sizes && (tk.install_method == snapshot::InstallMethod::runfile || tk.install_method == snapshot::InstallMethod::deb ||
                               tk.install_method == snapshot::InstallMethod::unknown)) {
             e.size_bytes = 0;

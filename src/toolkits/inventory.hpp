@@ -18,7 +18,7 @@ namespace cudoctor::toolkits {
 
 struct Entry {
     snapshot::Toolkit toolkit;
-    std::string release;                      ///< the release users name ("12.4.1", from version.json "cuda"); "" when unknown
+    std::string release;                      ///< the toolkit's release (snapshot::Toolkit::release, "12.4.1"); "" when unknown
     std::optional<std::uint64_t> size_bytes;  ///< apparent size of every file under it; nullopt when not measured
     bool size_partial = false;                ///< the walk stopped at its limit (or an unreadable folder)
     std::vector<std::string> cudnn;           ///< cuDNN versions inside its folder ("9.1.0")

@@ -8,6 +8,7 @@
 #include "common/text.hpp"
 #include "driver/driver_calls.hpp"
 #include "driver/kernel_source.hpp"
+#include "kb/toolkit_release.hpp"
 #include "recipe/install.hpp"
 #include "verify/causes.hpp"
 #include "verify/levels.hpp"
@@ -85,15 +86,36 @@ std::optional<CheckOutcome> parse_check_output(std::string_view output) {
 
 namespace detail {
 
-void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& error) {
+void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& error, const snapshot::Toolkit* toolkit) {
     step.status = Status::fail;
     switch (error.code) {
-        case 35:  // cudaErrorInsufficientDriver (a runtime code; the driver API has none)
+        case 35: {  // cudaErrorInsufficientDriver (a runtime code; the driver API has none)
+            const auto runtime = toolkit ? Version::parse(toolkit->version) : std::nullopt;
+            const auto driver = ctx.driver_cuda ? Version::parse(driver::cuda_version_text(*ctx.driver_cuda)) : std::nullopt;
+            if (runtime && driver && runtime->truncated(2) <= *driver) {
+                // Level 1 proved this driver runs the toolkit's CUDA: the runtime is not newer. The
+                // CUDA runtime answers 35 too when it finds no usable libcuda.so.1 at all.
+                blame(step, ctx.snap, {},
+                      "cudaErrorInsufficientDriver, yet the driver runs CUDA ≤ " + driver->str() + ", enough for this toolkit's CUDA " +
+                          runtime->truncated(2).str() +
+                          ": the program's CUDA runtime did not reach that driver. It found no libcuda.so.1 through the loader "
+                          "path, or not the one level 1 used.",
+                      "ldconfig -p | grep 'libcuda.so.1'   # the driver's libcuda must be in the loader cache" +
+                          (ctx.driver_library.empty() ? std::string()
+                                                      : "\n# level 1 used " + ctx.driver_library + "; if the cache lacks its folder:\n" +
+                                                            "export LD_LIBRARY_PATH=" + host::dirname(ctx.driver_library) +
+                                                            "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"));
+                return;
+            }
+            std::optional<int> branch;
+            if (toolkit)
+                if (auto min = kb::min_driver_for(ctx.kb, *toolkit)) branch = min->major();
             blame(step, ctx.snap, {"driver-too-old-for-toolkit", "driver-too-old-for-framework"},
                   "cudaErrorInsufficientDriver: the toolkit's CUDA runtime is newer than the driver" +
                       (ctx.driver_cuda ? " (it runs CUDA ≤ " + driver::cuda_version_text(*ctx.driver_cuda) + ")" : std::string()) + ".",
-                  recipe::driver_fix(ctx.snap, ctx.kb));
+                  recipe::driver_fix(ctx.snap, ctx.kb, branch));
             return;
+        }
         case 209:
             blame(step, ctx.snap, {"gpu-arch-unsupported-by-toolkit"},
                   "No kernel image for this GPU (cudaErrorNoKernelImageForDevice): the program has neither SASS for compute "

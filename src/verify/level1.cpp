@@ -276,6 +276,7 @@ Level level1(Context& ctx) {
     } else {
         api.status = Status::pass;
         api.reason = "cuInit(0) = CUDA_SUCCESS via " + cuda->library;
+        ctx.driver_library = cuda->library;
         api.details.push_back({"library", cuda->library});
     }
     if (cuda && cuda->driver_version) api.details.push_back({"cuDriverGetVersion", std::to_string(*cuda->driver_version)});

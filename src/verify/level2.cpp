@@ -112,7 +112,8 @@ void blame_compile(Step& step, const Context& ctx, const std::string& output, co
 }
 
 /// Runs the compiled check program once in `mode` and turns its one line into a step.
-Step run_check_program(const Context& ctx, Step step, const std::string& program, const std::vector<std::string>& args) {
+Step run_check_program(const Context& ctx, const snapshot::Toolkit& tk, Step step, const std::string& program,
+                       const std::vector<std::string>& args) {
     std::vector<std::string> argv = {program};
     argv.insert(argv.end(), args.begin(), args.end());
     const auto run = host::Host::real().run(argv, ctx.options.run_timeout);
@@ -138,7 +139,7 @@ Step run_check_program(const Context& ctx, Step step, const std::string& program
     } else if (outcome->kind == CheckOutcome::Kind::unavailable) {
         step.status = Status::skip;
     } else if (outcome->kind == CheckOutcome::Kind::error) {
-        explain_cuda_error(step, ctx, *outcome);
+        explain_cuda_error(step, ctx, *outcome, &tk);
     } else {
         blame(step, ctx.snap, {},
               "The GPU computed wrong results: a hardware fault, an overclock, or a driver bug. Such a GPU "
@@ -191,9 +192,9 @@ Level nvcc_path(Context& ctx, Level level, const snapshot::Toolkit& tk) {
     } else if (ctx.host.is_rooted()) {
         kernel.reason = gemm.reason = "a machine image: its programs are not run";
     } else {
-        kernel = run_check_program(ctx, kernel, program, {"kernel"});
+        kernel = run_check_program(ctx, tk, kernel, program, {"kernel"});
         if (cublas.empty()) gemm.reason = "no libcublas.so.N in " + tk.path;
-        else gemm = run_check_program(ctx, gemm, program, {"gemm", cublas});
+        else gemm = run_check_program(ctx, tk, gemm, program, {"gemm", cublas});
     }
     level.steps.push_back(kernel);
     level.steps.push_back(gemm);

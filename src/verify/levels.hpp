@@ -20,6 +20,7 @@ struct Context {
     bool driver_usable = false;      ///< cuInit succeeded and at least one GPU is visible
     std::string driver_trouble;      ///< why not, one line ("no NVIDIA driver: …")
     std::optional<int> driver_cuda;  ///< cuDriverGetVersion (13000)
+    std::string driver_library;      ///< the libcuda that answered cuInit ("/usr/lib/x86_64-linux-gnu/libcuda.so.1")
     std::string compute_capability;  ///< of GPU 0, "8.9" ("" when unknown)
 };
 
@@ -28,8 +29,10 @@ Level level2(Context& ctx);
 Level level3(Context& ctx);
 
 /// Fails `step` with the cause and fix of a CUDA error a check program or launch reported
-/// (35 insufficient driver, 209 no kernel image, 222 PTX too new, …).
-void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& error);
+/// (35 insufficient driver, 209 no kernel image, 222 PTX too new, …). `toolkit` is the toolkit
+/// whose runtime the program carries (nullptr for a driver-API launch): 35 blames the driver
+/// only when level 1's driver CUDA version is below that toolkit's.
+void explain_cuda_error(Step& step, const Context& ctx, const CheckOutcome& error, const snapshot::Toolkit* toolkit = nullptr);
 
 /// The reason a GPU step is skipped after level 1 failed.
 std::string needs_gpu(const Context& ctx);

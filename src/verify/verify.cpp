@@ -23,7 +23,7 @@ Report run_verify(const host::Host& host, const kb::Kb& kb, const snapshot::Snap
     report.requested_level = options.level;
     if (auto o = driver::active_override(host)) report.overrides.push_back(*o);
     for (const auto& o : snap.overrides) report.overrides.push_back(o);
-    detail::Context ctx{host, kb, snap, options, false, {}, std::nullopt, {}};
+    detail::Context ctx{host, kb, snap, options, false, {}, std::nullopt, {}, {}};
     report.levels.push_back(detail::level1(ctx));
     if (options.level >= 2) report.levels.push_back(detail::level2(ctx));
     if (options.level >= 3) report.levels.push_back(detail::level3(ctx));
