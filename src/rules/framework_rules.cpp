@@ -339,7 +339,9 @@ std::vector<Rule> framework_rules() {
         {"framework-gpu-arch-unsupported", Layer::framework, Severity::error, "the GPU's architecture is not in the framework build's list",
          "Compares the GPU's compute capability with the GPU code the framework's largest CUDA library carries (read from "
          "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
-         "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
+         "(data/pytorch_cuda.tsv) or TensorFlow's build_info; without a list, with the CUDA it was built with "
+         "(data/cuda_arch_support.tsv): an error where nothing in it can run, a note where only PTX it may not ship could "
+         "(plan decides the same way): \"no kernel image is available for execution on the device\".",
          framework_gpu_arch_unsupported},
         {"tensorflow-cuda-mismatch", Layer::framework, Severity::error,
          "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",
