@@ -6,28 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "recipe/build_targets.hpp"
 #include "recipe/request.hpp"
 
 namespace cudoctor::recipe::detail {
 
 namespace {
-
-std::optional<Version> cc_version(const std::string& cc) { return Version::parse(cc); }
-
-/// Whether a wheel's SASS list (+PTX of its last entry) runs on `cc` — as the framework rule reads it.
-bool wheel_runs_on(const kb::TorchWheel& w, const std::string& cc) {
-    auto g = cc_version(cc);
-    if (!g) return true;
-    for (const auto& a : w.cuda_archs) {
-        auto av = Version::parse(a);
-        if (av && av->major() == g->major() && av->minor() <= g->minor()) return true;
-    }
-    if (w.ptx && !w.cuda_archs.empty()) {
-        auto last = Version::parse(w.cuda_archs.back());
-        if (last && *last <= *g) return true;
-    }
-    return false;
-}
 
 /// A legacy architecture (no open kernel modules) has a last driver branch; newer ones do not.
 std::string driver_branch_reason(const Candidate& c, const Target& t, const kb::Kb& kb) {
@@ -41,12 +25,21 @@ std::string driver_branch_reason(const Candidate& c, const Target& t, const kb::
 
 void check(Candidate& c, const Target& t, const kb::Kb& kb, const std::optional<kb::TorchWheel>& wheel) {
     if (t.compute_capability.empty()) return;
-    if (wheel && !wheel->cuda_archs.empty()) {
-        if (!wheel_runs_on(*wheel, t.compute_capability)) {
+    if (wheel) {
+        // The same verdict check's framework-gpu-arch-unsupported gives (recipe/build_targets).
+        const auto targets = torch_targets(*wheel);
+        const auto fit = gpu_fit(targets, t.compute_capability, t.architecture, kb);
+        c.gpu_fit = fit.fit;
+        if (fit.fit == Fit::cannot_run && !targets.sass.empty()) {
             std::string list;
-            for (const auto& a : wheel->cuda_archs) list += (list.empty() ? "" : " ") + sm_name(a);
+            for (const auto& a : targets.sass) list += (list.empty() ? "" : " ") + sm_name(a);
             c.rejected = fmt::format("{} wheels lack {} (they carry {}{})", c.variant, sm_name(t.compute_capability), list,
-                                     wheel->ptx ? " + PTX" : "");
+                                     targets.ptx_from ? " + PTX" : "");
+            return;
+        }
+        // Not proven to run (its CUDA cannot target the GPU and its PTX is unknown): never planned.
+        if (fit.fit == Fit::cannot_run || fit.fit == Fit::needs_ptx) {
+            c.rejected = c.label + " " + fit.reason;
             return;
         }
     } else if (auto why = gpu_reason(c.cuda, t.compute_capability, t.architecture, kb); !why.empty()) {
@@ -98,7 +91,7 @@ std::vector<Candidate> tensorflow_candidates(const Version& release, const Targe
     c.framework = "tensorflow";
     c.release = build->tensorflow.truncated(2);
     // From 2.14 the [and-cuda] extra brings the CUDA and cuDNN wheels; before, TensorFlow loads the system's.
-    const bool and_cuda = build->tensorflow >= Version({2, 14});
+    const bool and_cuda = tensorflow_has_and_cuda(build->tensorflow);
     c.variant = and_cuda ? "and-cuda" : "system";
     c.label = fmt::format("tensorflow {} (CUDA {}, cuDNN {})", c.release.str(), build->cuda.str(), build->cudnn.str());
     c.cuda = build->cuda;
@@ -178,7 +171,21 @@ std::vector<Candidate> framework_candidates(const std::string& framework, const 
     return jax_candidates(release, t, kb);
 }
 
+/// --cuda: every other CUDA is rejected (a candidate the GPU already rules out keeps that reason).
+void reject_other_cuda(std::vector<Candidate>& cands, const Request& request) {
+    if (!request.cuda) return;
+    for (auto& c : cands)
+        if (!c.rejected && !is_cuda_asked(c, request)) {
+            c.rejected = fmt::format("{} is CUDA {}, not the CUDA {} asked for (--cuda)", c.label, c.cuda.str(), request.cuda->str());
+            c.other_cuda = true;
+        }
+}
+
 }  // namespace
+
+bool is_cuda_asked(const Candidate& c, const Request& request) {
+    return !request.cuda || c.cuda.truncated(request.cuda->size()) == request.cuda->truncated(c.cuda.size());
+}
 
 std::string sm_name(const std::string& cc) {
     std::string out = "sm_";
@@ -219,11 +226,7 @@ Expected<std::vector<Candidate>> candidates_for(const Request& request, const Ta
             return fail(Errc::usage, fmt::format("{} {} is not in the knowledge base (it knows {}); newer tables: --kb DIR", fw.name,
                                                  fw.version.str(), known));
         }
-        if (request.cuda) {
-            for (auto& c : out)
-                if (!c.rejected && c.cuda.truncated(request.cuda->size()) != request.cuda->truncated(c.cuda.size()))
-                    c.rejected = fmt::format("{} is CUDA {}, not the CUDA {} asked for (--cuda)", c.label, c.cuda.str(), request.cuda->str());
-        }
+        reject_other_cuda(out, request);
         return out;
     }
     out = toolkit_candidates(request.cuda, target, kb);
@@ -248,9 +251,14 @@ std::string nearest_working(const Request& request, const Target& target, const 
             if (r > fw.version) order.push_back(r);
         for (auto it = releases.rbegin(); it != releases.rend(); ++it)
             if (*it < fw.version) order.push_back(*it);
-        for (const auto& r : order) {
-            auto cs = framework_candidates(fw.name, r, target, kb);
-            if (const auto* c = first_fit(cs)) return c->label;
+        // A release with a build of the CUDA asked for (--cuda) first; any other only when none has one.
+        for (const bool honour_cuda : {true, false}) {
+            if (!honour_cuda && !request.cuda) break;
+            for (const auto& r : order) {
+                auto cs = framework_candidates(fw.name, r, target, kb);
+                if (honour_cuda) reject_other_cuda(cs, request);
+                if (const auto* c = first_fit(cs)) return c->label;
+            }
         }
         return {};
     }

@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "kb/kb.hpp"
+#include "recipe/build_targets.hpp"
 #include "recipe/recipe.hpp"
 
 namespace cudoctor::recipe::detail {
@@ -26,12 +27,17 @@ struct Candidate {
     bool system_toolkit = false;           ///< it loads the system's CUDA (TensorFlow < 2.14, a plain toolkit)
     bool system_cudnn = false;             ///< it loads the system's cuDNN
     std::optional<std::string> rejected;   ///< why it cannot work here (hard)
+    bool other_cuda = false;               ///< rejected only because it is not the CUDA asked for (--cuda)
+    Fit gpu_fit = Fit::unknown;            ///< a torch wheel: runs (its list proves it) or unknown (no list)
     std::vector<std::string> warnings;     ///< works, with a caveat
 };
 
 /// Every candidate for the request on this target, hard rejections filled in. Errc::usage when
 /// the framework release (or --cuda) is unknown to the KB.
 [[nodiscard]] Expected<std::vector<Candidate>> candidates_for(const Request& request, const Target& target, const kb::Kb& kb);
+
+/// Whether the candidate is of the CUDA asked for with --cuda (12.6 matches 12.6 and 12; any when none was asked).
+bool is_cuda_asked(const Candidate& c, const Request& request);
 
 /// Why CUDA `cuda` cannot target compute capability `cc` ("" when it can or the range is unknown).
 std::string gpu_reason(const Version& cuda, const std::string& cc, const std::string& architecture, const kb::Kb& kb);

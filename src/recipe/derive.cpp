@@ -109,8 +109,12 @@ void record_choices(Recipe& plan, const Cost& k, const Request& r, const Target&
     if (!c.framework.empty()) {
         std::string why;
         if (c.framework == "torch")
-            why = fmt::format("the {} wheel of torch {}{}; it carries kernels for {}", c.variant, c.release.str(),
-                              c.experimental ? " (experimental in the release matrix)" : " (stable in the release matrix)", gpu_label(t));
+            // Kernels are claimed only where the wheel's architecture list proves them.
+            why = fmt::format("the {} wheel of torch {}{}; {}", c.variant, c.release.str(),
+                              c.experimental ? " (experimental in the release matrix)" : " (stable in the release matrix)",
+                              c.gpu_fit == Fit::runs
+                                  ? "it carries kernels for " + gpu_label(t)
+                                  : "its architecture list is not in the knowledge base: kernels for " + gpu_label(t) + " are not proven");
         else if (c.framework == "tensorflow")
             why = fmt::format("TensorFlow {}'s tested build: CUDA {} and cuDNN {} exactly{}", c.release.str(), c.cuda.str(),
                               c.tested_cudnn ? c.tested_cudnn->str() : "?",
@@ -165,7 +169,13 @@ Expected<Recipe> derive_plan(const Request& request, const Target& target, const
             reason = *cands->front().rejected;
         } else {
             const std::string what = request.framework ? request.framework->name + " " + (*cands)[0].release.str() : std::string("CUDA");
-            reason = fmt::format("no {} build runs on the {}: see the rejected alternatives", what, gpu_label(target));
+            std::string builds;
+            for (const auto& c : *cands) builds += (builds.empty() ? "" : ", ") + (c.variant.empty() ? c.label : c.variant);
+            const bool none_asked = request.cuda && std::none_of(cands->begin(), cands->end(),
+                                                                 [&](const Candidate& c) { return detail::is_cuda_asked(c, request); });
+            // The true reason first: with --cuda, a release without a build of that CUDA is refused for that.
+            reason = none_asked ? fmt::format("{} has no CUDA {} build (it has {})", what, request.cuda->str(), builds)
+                                : fmt::format("no {} build runs on the {}: see the rejected alternatives", what, gpu_label(target));
         }
         plan.refused = Refusal{reason, detail::nearest_working(request, target, kb)};
         return plan;

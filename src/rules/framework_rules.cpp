@@ -9,6 +9,7 @@
 #include "gpucode/compatibility.hpp"
 #include "host/host.hpp"
 
+#include "recipe/build_targets.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -117,6 +118,33 @@ std::vector<Finding> arch_from_binary(const Snapshot& s, const kb::Kb& kb, const
     return out;
 }
 
+/// What the build can hold without its binaries: the KB's list for a torch wheel, TensorFlow's
+/// build_info list, else only the CUDA it was built with (recipe::gpu_fit, which plan asks too).
+std::optional<recipe::BuildTargets> targets_of(const kb::Kb& kb, const snapshot::Framework& fw) {
+    auto cuda = Version::parse(*fw.cuda);
+    if (!cuda) return std::nullopt;
+    recipe::BuildTargets t;
+    if (fw.name == "torch") {
+        auto tv = Version::parse(fw.version);
+        if (auto wheel = tv ? kb.torch_wheel(*tv, torch_variant(*fw.cuda)) : std::nullopt) t = recipe::torch_targets(*wheel);
+    } else if (fw.name == "tensorflow") {
+        for (const auto& a : fw.cuda_archs) {
+            // "sm_86" / "compute_90" → "8.6" / PTX from 9.0
+            const auto us = a.find('_');
+            if (us == std::string::npos || a.size() < us + 3) continue;
+            const std::string digits = a.substr(us + 1);
+            const std::string cc = digits.substr(0, digits.size() - 1) + "." + digits.back();
+            if (a.starts_with("sm_")) t.sass.push_back(cc);
+            else if (!t.ptx_from || cc_less(cc, *t.ptx_from)) t.ptx_from = cc;
+        }
+        if (t.sass.empty()) t.ptx_from.reset();  // PTX alone: treated as no list
+    } else {
+        return std::nullopt;
+    }
+    t.cuda = *cuda;
+    return t;
+}
+
 std::vector<Finding> framework_gpu_arch_unsupported(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
     for (const auto& fw : s.frameworks) {
@@ -126,53 +154,48 @@ std::vector<Finding> framework_gpu_arch_unsupported(const Snapshot& s, const kb:
             continue;
         }
         if (!fw.cuda || fw.cuda->empty()) continue;
-        std::vector<std::string> sass;        // compute capabilities with kernels
-        std::optional<std::string> ptx_from;  // PTX that JIT-compiles for this capability and newer
-        if (fw.name == "torch") {
-            auto tv = Version::parse(fw.version);
-            if (!tv) continue;
-            auto wheel = kb.torch_wheel(*tv, torch_variant(*fw.cuda));
-            if (!wheel || wheel->cuda_archs.empty()) continue;
-            sass = wheel->cuda_archs;
-            if (wheel->ptx) ptx_from = sass.back();
-        } else if (fw.name == "tensorflow" && !fw.cuda_archs.empty()) {
-            for (const auto& a : fw.cuda_archs) {
-                // "sm_86" / "compute_90" → "8.6" / PTX from 9.0
-                const auto us = a.find('_');
-                if (us == std::string::npos || a.size() < us + 3) continue;
-                const std::string digits = a.substr(us + 1);
-                const std::string cc = digits.substr(0, digits.size() - 1) + "." + digits.back();
-                if (a.starts_with("sm_")) sass.push_back(cc);
-                else if (!ptx_from || cc_less(cc, *ptx_from)) ptx_from = cc;
-            }
-        } else {
-            continue;
-        }
+        const auto targets = targets_of(kb, fw);
+        if (!targets) continue;
         for (const auto& g : s.gpus) {
             if (g.compute_capability.empty()) continue;
-            // SASS for X.y runs on X.z with z ≥ y (8.9 runs sm_86 code); PTX JIT-compiles upwards.
-            auto gv = Version::parse(g.compute_capability);
-            const bool has_sass = gv && std::any_of(sass.begin(), sass.end(), [&](const std::string& a) {
-                                      auto av = Version::parse(a);
-                                      return av && av->major() == gv->major() && av->minor() <= gv->minor();
-                                  });
-            const bool jit = ptx_from && !cc_less(g.compute_capability, *ptx_from);
-            if (has_sass || jit) continue;
-            std::string list;
-            for (const auto& a : sass) list += (list.empty() ? "" : " ") + ("sm_" + a.substr(0, a.find('.')) + a.substr(a.find('.') + 1));
-            const std::string fix = arch_fix(s, kb, fw, g);
+            const auto fit = recipe::gpu_fit(*targets, g.compute_capability, g.architecture, kb);
+            if (fit.fit == recipe::Fit::runs || fit.fit == recipe::Fit::unknown) continue;
+            const std::string sm = g.compute_capability.substr(0, g.compute_capability.find('.')) +
+                                   g.compute_capability.substr(g.compute_capability.find('.') + 1);
+            const std::vector<Evidence> ev = {{fw.python, fw.name + " " + fw.version + " CUDA " + *fw.cuda},
+                                              {"/sys/bus/pci/devices/" + g.bus_id, g.name}};
+            if (fit.fit == recipe::Fit::needs_ptx) {
+                // Not proven: say what is known, as a note.
+                out.push_back(finding(fmt::format("{} {} has no SASS for the {} (compute {}): it runs only if the build ships PTX", fw.name,
+                                                  fw.version, g.name, g.compute_capability),
+                                      fmt::format("{} {} {}. Without PTX, kernels fail with \"no kernel image is available for "
+                                                  "execution on the device\"; with it, the first start JIT-compiles them.",
+                                                  fw.name, fw.version, fit.reason),
+                                      arch_fix(s, kb, fw, g), ev, Severity::info));
+                continue;
+            }
+            const std::string why = targets->sass.empty() ? fmt::format("{} {} {}", fw.name, fw.version, fit.reason)
+                                                          : fmt::format("The build carries {}: the GPU's architecture is not among them",
+                                                                        recipe::describe_targets(*targets));
             out.push_back(
                 finding(fmt::format("{} {} has no kernels for the {} (compute {})", fw.name, fw.version, g.name, g.compute_capability),
-                        fmt::format("The build carries {}{}: the GPU's architecture is not among them, so kernels fail "
-                                    "with \"no kernel image is available for execution on the device\" (PyTorch warns "
-                                    "\"sm_{} is not compatible with the current PyTorch installation\").",
-                                    list, ptx_from ? " + PTX for compute " + *ptx_from + " and newer" : "",
-                                    g.compute_capability.substr(0, g.compute_capability.find('.')) +
-                                        g.compute_capability.substr(g.compute_capability.find('.') + 1)),
-                        fix, {{fw.python, fw.name + " " + fw.version + " CUDA " + *fw.cuda}, {"/sys/bus/pci/devices/" + g.bus_id, g.name}}));
+                        fmt::format("{}, so kernels fail with \"no kernel image is available for execution on the device\" (PyTorch "
+                                    "warns \"sm_{} is not compatible with the current PyTorch installation\").",
+                                    why, sm),
+                        arch_fix(s, kb, fw, g), ev));
         }
     }
     return out;
+}
+
+/// The oldest TensorFlow release with the [and-cuda] extra (2.14): the smallest upgrade that brings
+/// its own CUDA and cuDNN wheels.
+std::optional<Version> first_tensorflow_with_and_cuda(const kb::Kb& kb) {
+    std::optional<Version> first;
+    for (const auto& b : kb.tensorflow_table())
+        if (b.platform == "Linux" && recipe::tensorflow_has_and_cuda(b.tensorflow) && (!first || b.tensorflow < *first))
+            first = b.tensorflow;
+    return first;
 }
 
 std::vector<Finding> tensorflow_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
@@ -203,15 +226,31 @@ std::vector<Finding> tensorflow_cuda_mismatch(const Snapshot& s, const kb::Kb& k
         if (problems.empty()) continue;
         std::string list;
         for (const auto& p : problems) list += (list.empty() ? "" : "; ") + p;
-        auto tested = Version::parse(fw.version) ? kb.tensorflow_tested_build(*Version::parse(fw.version)) : std::nullopt;
-        out.push_back(
-            finding(fmt::format("TensorFlow {} was built for CUDA {} / cuDNN {}, but {}", fw.version, *fw.cuda, fw.cudnn, list),
-                    "TensorFlow without its [and-cuda] wheels dlopens the system's libcudart, libcublas and libcudnn by "
-                    "their major version; other majors are not found (\"Could not load dynamic library "
-                    "'libcudart.so.N'\") and TensorFlow silently runs on the CPU.",
-                    fmt::format("{} -m pip install 'tensorflow[and-cuda]=={}'   # brings the CUDA {} and cuDNN {} wheels it was tested with",
-                                python_of(fw), fw.version, tested ? tested->cuda.str() : *fw.cuda, tested ? tested->cudnn.str() : fw.cudnn),
-                    ev));
+        const auto tf = Version::parse(fw.version);
+        auto tested = tf ? kb.tensorflow_tested_build(*tf) : std::nullopt;
+        const std::string cuda = tested ? tested->cuda.str() : *fw.cuda;
+        const std::string cudnn = tested ? tested->cudnn.str() : fw.cudnn;
+        std::string fix;
+        if (tf && !recipe::tensorflow_has_and_cuda(*tf)) {
+            // No [and-cuda] extra for this release: the system CUDA and cuDNN it was tested with (plan
+            // prints those steps, the same commands everywhere), or the nearest release with the extra.
+            const auto upgrade = first_tensorflow_with_and_cuda(kb);
+            const std::string since = upgrade ? " (it starts at " + upgrade->truncated(2).str() + ")" : "";
+            fix = fmt::format(
+                "# TensorFlow {} has no [and-cuda] extra{}. Either give it the CUDA {} and cuDNN {} it was tested with; the "
+                "steps for this machine:\ncudoctor plan --framework tensorflow=={}\n# or upgrade to a TensorFlow that brings its "
+                "own CUDA and cuDNN wheels:\n{} -m pip install {}",
+                fw.version, since, cuda, cudnn, tf->truncated(2).str(), python_of(fw),
+                upgrade ? "'tensorflow[and-cuda]==" + upgrade->truncated(2).str() + ".*'" : "--upgrade 'tensorflow[and-cuda]'");
+        } else {
+            fix = fmt::format("{} -m pip install 'tensorflow[and-cuda]=={}'   # brings the CUDA {} and cuDNN {} wheels it was tested with",
+                              python_of(fw), fw.version, cuda, cudnn);
+        }
+        out.push_back(finding(fmt::format("TensorFlow {} was built for CUDA {} / cuDNN {}, but {}", fw.version, *fw.cuda, fw.cudnn, list),
+                              "TensorFlow without its [and-cuda] wheels dlopens the system's libcudart, libcublas and libcudnn by "
+                              "their major version; other majors are not found (\"Could not load dynamic library "
+                              "'libcudart.so.N'\") and TensorFlow silently runs on the CPU.",
+                              fix, ev));
     }
     return out;
 }
@@ -300,7 +339,9 @@ std::vector<Rule> framework_rules() {
         {"framework-gpu-arch-unsupported", Layer::framework, Severity::error, "the GPU's architecture is not in the framework build's list",
          "Compares the GPU's compute capability with the GPU code the framework's largest CUDA library carries (read from "
          "its fatbin headers, as `cudoctor arch` does); without that library, with the PyTorch wheel's list "
-         "(data/pytorch_cuda.tsv) or TensorFlow's build_info: \"no kernel image is available for execution on the device\".",
+         "(data/pytorch_cuda.tsv) or TensorFlow's build_info; without a list, with the CUDA it was built with "
+         "(data/cuda_arch_support.tsv): an error where nothing in it can run, a note where only PTX it may not ship could "
+         "(plan decides the same way): \"no kernel image is available for execution on the device\".",
          framework_gpu_arch_unsupported},
         {"tensorflow-cuda-mismatch", Layer::framework, Severity::error,
          "TensorFlow that loads system CUDA/cuDNN finds other versions than it was built with",

@@ -238,7 +238,9 @@ TEST(PlanCombinations, RejectedAlternativesSayWhy) {
     ASSERT_TRUE(p.refused);
     ASSERT_EQ(p.rejected.size(), 2u);
     EXPECT_EQ(p.rejected[0].option, "cu117");
-    EXPECT_EQ(p.rejected[1].reason, "torch 2.0 (cu118) is built with CUDA 11.8, which cannot target sm_120 (Blackwell; needs CUDA ≥ 12.8)");
+    EXPECT_EQ(p.rejected[1].reason,
+              "torch 2.0 (cu118) is built with CUDA 11.8, which cannot target sm_120 (Blackwell; needs CUDA ≥ 12.8): it runs there only "
+              "through PTX JIT compilation if the build ships PTX, and its architecture list is not in the knowledge base");
     const Recipe q = plan_for(snapshot_of(kGtx1080TiJammy), request("torch==2.8"));
     bool lacks = false;
     for (const auto& r : q.rejected) lacks |= r.option == "cu128" && r.reason.starts_with("cu128 wheels lack sm_61");
