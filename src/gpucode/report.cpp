@@ -190,9 +190,9 @@ void render_text(const ArchReport& report, std::ostream& out) {
         out << "(--fast: only the fatbins registered at load were read; those embedded in data sections were not searched, so the "
                "lists above may be incomplete)\n";
     else if (report.depth == ScanDepth::registered)
-        out << "(only the fatbins registered at load were read, as every GPU asked about runs them; those embedded in data sections "
-               "(where cuFFT keeps most of its kernels) were not searched, so the lists above may be incomplete: --full searches "
-               "them too)\n";
+        // Not "because every GPU runs them": `opencv` reads the registered ones only, by design.
+        out << "(only the fatbins registered at load were read; those embedded in data sections (where cuFFT keeps most of its "
+               "kernels) were not searched, so the lists above may be incomplete: `cudoctor arch --full` searches them too)\n";
     if (!report.note.empty()) out << report.note << "\n";
 }
 

@@ -123,7 +123,7 @@ TEST(ArchVerdicts, ARegisteredOnlyScanSaysSoWithoutBlamingFast) {
     auto run = run_cudoctor({"arch", "--gpu", "7.5", verdict_artifact("embedded_ldata.so")});
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
     EXPECT_EQ(run.out.find("--fast:"), std::string::npos) << run.out;
-    EXPECT_NE(run.out.find("were not searched, so the lists above may be incomplete: --full searches them too"), std::string::npos)
+    EXPECT_NE(run.out.find("were not searched, so the lists above may be incomplete: `cudoctor arch --full` searches them too"), std::string::npos)
         << run.out;
 }
 
