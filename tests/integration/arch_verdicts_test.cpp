@@ -21,7 +21,8 @@ using nlohmann::json;
 
 namespace {
 
-std::string verdict_artifact(const std::string& name) { return std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/" + name; }
+/// The data-section artifacts live beside the arch/ folder (tests/artifacts/CMakeLists.txt).
+std::string verdict_artifact(const std::string& name) { return std::string(CUDOCTOR_ARCH_ARTIFACTS) + "/../arch-embedded/" + name; }
 
 #define AV_NEED_ARTIFACTS() \
     if (std::string(CUDOCTOR_ARCH_ARTIFACTS).empty()) GTEST_SKIP() << "no nvcc: artifacts not built"
