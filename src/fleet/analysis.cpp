@@ -99,15 +99,20 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         std::set<std::string> seen;  // a rule firing twice on one node counts the node once
         for (const auto& f : nodes[i].findings) {
-            if (!seen.insert(f.id).second) continue;
             auto [it, fresh] = groups.try_emplace(f.id);
+            auto& g = it->second;
             if (fresh) {
                 const rules::Rule* rule = rules::find_rule(f.id);
-                it->second = {f.id, f.severity, f.layer, rule ? std::string(rule->summary) : f.title, {}};
-            } else if (f.severity > it->second.severity) {
-                it->second.severity = f.severity;
+                g = {f.id, f.severity, f.layer, rule ? std::string(rule->summary) : f.title, {}, {}};
+            } else if (f.severity > g.severity) {
+                g.severity = f.severity;
             }
-            it->second.nodes.push_back(i);
+            if (!seen.insert(f.id).second) {
+                if (f.severity > g.node_severities.back()) g.node_severities.back() = f.severity;  // this node's is the last
+                continue;
+            }
+            g.nodes.push_back(i);
+            g.node_severities.push_back(f.severity);
         }
     }
     for (auto& [id, g] : groups) report.findings.push_back(std::move(g));
@@ -129,6 +134,10 @@ FleetReport analyse(std::vector<std::variant<NodeSummary, Unreadable>> results, 
         }
     }
     return report;
+}
+
+bool RuleGroup::mixed_severity() const {
+    return std::any_of(node_severities.begin(), node_severities.end(), [&](snapshot::Severity s) { return s != node_severities.front(); });
 }
 
 bool has_problems(const FleetReport& report, snapshot::Severity fail_on) {

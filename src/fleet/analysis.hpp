@@ -50,6 +50,11 @@ struct RuleGroup {
     snapshot::Layer layer = snapshot::Layer::platform;
     std::string title;
     std::vector<std::size_t> nodes;
+    /// Each node's own severity for this rule (the worst of its findings there), parallel to
+    /// `nodes`: a warning on one node is not an error because another node has an error.
+    std::vector<snapshot::Severity> node_severities;
+    /// True when the nodes do not all have the same severity.
+    bool mixed_severity() const;
 };
 
 struct StaleNode {

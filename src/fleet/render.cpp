@@ -1,5 +1,7 @@
 #include "fleet/render.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 #include "fleet/hostlist.hpp"
@@ -32,10 +34,54 @@ std::string node_list(const FleetReport& r, const std::vector<std::size_t>& idx,
 
 std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
+constexpr std::string_view kDefaultMark = " (default)";
+
+/// The toolkit marked default among toolkit items ("12.4.131 (default)" → "12.4.131"), or "".
+std::string default_of(const std::vector<std::string>& items) {
+    for (const auto& i : items)
+        if (i.ends_with(kDefaultMark)) return i.substr(0, i.size() - kDefaultMark.size());
+    return {};
+}
+
+std::vector<std::string> without_default_mark(const std::vector<std::string>& items) {
+    std::vector<std::string> out;
+    for (const auto& i : items) out.push_back(i.ends_with(kDefaultMark) ? i.substr(0, i.size() - kDefaultMark.size()) : i);
+    return out;
+}
+
+/// The items of `a` that `b` lacks. (Named apart from analysis.cpp's minus(): one unity unit.)
+std::vector<std::string> items_not_in(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    std::vector<std::string> out;
+    for (const auto& x : a)
+        if (std::find(b.begin(), b.end(), x) == b.end()) out.push_back(x);
+    return out;
+}
+
+// Toolkits in plain words: which is the default apart from which are installed, so a changed
+// default reads "default toolkit 12.1.105 on these nodes, 12.4.131 on most", not as one
+// version missing and extra at once.
+std::string describe_toolkits(const Difference& d, bool baseline) {
+    const auto mine = without_default_mark(d.items), theirs = without_default_mark(d.reference);
+    const auto my_default = default_of(d.items), their_default = default_of(d.reference);
+    std::vector<std::string> parts;
+    if (my_default != their_default) {
+        const std::string on_these =
+            my_default.empty() ? "no default toolkit on these nodes" : "default toolkit " + my_default + " on these nodes";
+        const std::string elsewhere = their_default.empty() ? "none" : their_default;
+        parts.push_back(on_these + ", " + elsewhere + (baseline ? " on the baseline" : " on most"));
+    }
+    if (auto missing = items_not_in(theirs, mine); !missing.empty()) parts.push_back("missing " + layer_value(missing));
+    if (auto extra = items_not_in(mine, theirs); !extra.empty()) parts.push_back("extra " + layer_value(extra));
+    std::string s = "toolkits:";
+    for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : " ") + parts[i];
+    return s;
+}
+
 // One line per kind of difference: "driver 555.42.02 proprietary instead of 550.54.14 proprietary",
-// "toolkits: missing 12.4 (default); extra 12.1".
+// "toolkits: missing 12.4; extra 12.1".
 std::string describe(const Difference& d, bool baseline) {
     const char* ref = baseline ? "baseline" : "majority";
+    if (d.layer == Layer::toolkits) return describe_toolkits(d, baseline);
     std::string s(to_string(d.layer));
     if (d.items.size() <= 1 && d.reference.size() <= 1)
         return s + ": " + layer_value(d.items) + " (" + ref + ": " + layer_value(d.reference) + ")";
@@ -62,6 +108,22 @@ std::vector<DriftGroup> group_drift(const FleetReport& r) {
     for (auto& [lines, nodes] : by_lines) groups.push_back({lines, std::move(nodes)});
     std::stable_sort(groups.begin(), groups.end(), [](const DriftGroup& a, const DriftGroup& b) { return a.nodes.size() > b.nodes.size(); });
     return groups;
+}
+
+/// "3 nodes: gpu[01-03]"; when the nodes' own severities differ, each severity with its nodes,
+/// worst first: "3 nodes: error on gpu01; warning on gpu[02-03]".
+std::string finding_nodes(const FleetReport& r, const RuleGroup& f, std::size_t max) {
+    std::string s = plural(f.nodes.size(), "node") + ": ";
+    if (!f.mixed_severity()) return s + node_list(r, f.nodes, max);
+    std::map<snapshot::Severity, std::vector<std::size_t>, std::greater<>> by_severity;
+    for (std::size_t i = 0; i < f.nodes.size() && i < f.node_severities.size(); ++i)
+        by_severity[f.node_severities[i]].push_back(f.nodes[i]);
+    bool first = true;
+    for (const auto& [severity, idx] : by_severity) {
+        s += (first ? "" : "; ") + std::string(snapshot::to_string(severity)) + " on " + node_list(r, idx, max);
+        first = false;
+    }
+    return s;
 }
 
 std::string reference_name(const FleetReport& r) {
@@ -132,7 +194,7 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
         for (const auto& f : r.findings) {
             const auto severity = snapshot::to_string(f.severity);
             out << "  " << severity << std::string(severity.size() < 8 ? 8 - severity.size() : 1, ' ') << f.id << "  " << f.title
-                << "\n      " << plural(f.nodes.size(), "node") << ": " << node_list(r, f.nodes, o.max_list_chars) << "\n";
+                << "\n      " << finding_nodes(r, f, o.max_list_chars) << "\n";
         }
     }
     if (!r.stale.empty()) {
@@ -173,7 +235,10 @@ void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream&
         out << "\n### Findings by rule\n\n| severity | rule | what | nodes |\n| --- | --- | --- | --- |\n";
         for (const auto& f : r.findings)
             out << "| " << snapshot::to_string(f.severity) << " | `" << f.id << "` | " << report::markdown_cell(f.title) << " | "
-                << f.nodes.size() << ": `" << report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) << "` |\n";
+                << (f.mixed_severity()
+                        ? report::markdown_cell(finding_nodes(r, f, o.max_list_chars))
+                        : std::to_string(f.nodes.size()) + ": `" + report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) + "`")
+                << " |\n";
     }
     if (!r.stale.empty()) {
         out << "\n### Stale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n\n";
@@ -234,7 +299,12 @@ nlohmann::json to_json(const FleetReport& r) {
                             {"severity", snapshot::to_string(f.severity)},
                             {"layer", snapshot::to_string(f.layer)},
                             {"title", f.title},
-                            {"nodes", names(f.nodes)}});
+                            {"nodes", names(f.nodes)},
+                            {"node_severities", [&] {
+                                 json out = json::array();
+                                 for (auto sev : f.node_severities) out.push_back(snapshot::to_string(sev));
+                                 return out;
+                             }()}});
     j["findings"] = std::move(findings);
     json stale = json::array();
     for (const auto& s : r.stale)

@@ -1,6 +1,7 @@
 #include "gpucode/compatibility.hpp"
 
 #include <charconv>
+#include <set>
 
 namespace cudoctor::gpucode {
 namespace {
@@ -141,6 +142,22 @@ std::optional<Version> cuda_for_ptx_isa(int major, int minor) {
     return std::nullopt;
 }
 
+namespace {
+
+/// How many modules have an image that `cc` can run.
+std::uint64_t usable_modules(const std::vector<std::vector<Image>>& modules, ComputeCapability cc) {
+    std::uint64_t usable = 0;
+    for (const auto& images : modules)
+        for (const auto& image : images)
+            if (run_mode(image, cc) != RunMode::cannot_run) {
+                ++usable;
+                break;
+            }
+    return usable;
+}
+
+}  // namespace
+
 Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapability cc, const std::optional<Version>& driver_max_cuda) {
     Verdict verdict;
     const Image* best = nullptr;
@@ -167,6 +184,18 @@ Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapab
     }
     if (!best) return verdict;
     verdict.via = target_name(*best);
+    std::set<ComputeCapability> targeted;
+    for (const auto& images : modules)
+        for (const auto& image : images)
+            if (image.kind == formats::FatbinKind::sass || image.kind == formats::FatbinKind::ptx) targeted.insert(cc_of(image.arch));
+    for (const auto& other : targeted) {
+        const auto usable = usable_modules(modules, other);
+        if (usable > verdict.best_covered_modules) {
+            verdict.best_covered = other;
+            verdict.best_covered_modules = usable;
+        }
+    }
+    verdict.partial = is_partial_coverage(verdict.modules_usable, verdict.best_covered_modules);
     if (verdict.mode == RunMode::ptx_jit) {
         verdict.ptx_needs_cuda = cuda_for_ptx_isa(best->ptx_major, best->ptx_minor);
         if (verdict.ptx_needs_cuda && driver_max_cuda) verdict.driver_too_old = *driver_max_cuda < *verdict.ptx_needs_cuda;

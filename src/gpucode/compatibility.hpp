@@ -77,12 +77,33 @@ struct Verdict {
     std::optional<bool> driver_too_old;     ///< PTX JIT: known when the driver's CUDA is known
     std::uint64_t modules_usable = 0;       ///< modules (fatbin containers) with an image for the GPU
     std::uint64_t modules_total = 0;        ///< modules with SASS or PTX at all (LTO-IR-only ones left out)
+    /// Partial coverage (see is_partial_coverage): the GPU runs some modules, but far fewer than
+    /// the binary's best-covered GPU does, so most of its kernels will not load on it.
+    bool partial = false;
+    std::optional<ComputeCapability> best_covered;  ///< the compute capability with the most usable modules
+    std::uint64_t best_covered_modules = 0;         ///< how many modules that one can use
 };
+
+/// The coverage rule: a GPU that can use `usable` modules (at least one) of a binary whose
+/// best-covered GPU can use `best` is only partly served when `usable` is below one in
+/// kPartialShare of `best`. Libraries give different GPUs different kernel sets on purpose, so
+/// "fewer modules than the best" alone is normal; the cut sits between what NVIDIA's own
+/// CUDA 13 libraries (x86_64) show for the GPUs they support and for those they dropped:
+/// supported ones have at least 10.4% of the best (cuBLASLt 13.0 on 7.5: 167 of the 1612
+/// modules 12.0 uses); dropped ones at most 3.9% (cuSOLVERMg on 11.0: 4 of 103; cuDNN 9.19's
+/// engines on 7.0: 2 of 1159). Below one in twenty, so, a GPU is not what the binary was built
+/// for, and code it calls will mostly fail with "no kernel image is available".
+inline constexpr std::uint64_t kPartialShare = 20;
+[[nodiscard]] constexpr bool is_partial_coverage(std::uint64_t usable, std::uint64_t best) {
+    return usable > 0 && usable * kPartialShare < best;
+}
 
 /// The verdict for a binary whose modules hold `modules` images: the best image over all
 /// modules decides (a library's modules may target different GPUs on purpose), and the count
 /// of modules that have something for this GPU is kept. `driver_max_cuda` (the highest CUDA the
 /// installed driver runs) decides whether PTX JIT works; unknown → driver_too_old unset.
+/// The best-covered GPU is sought among the compute capabilities the binary's images target
+/// (sm_86 → 8.6, compute_90 → 9.0), and `partial` set by is_partial_coverage().
 Verdict verdict_for(const std::vector<std::vector<Image>>& modules, ComputeCapability cc,
                     const std::optional<Version>& driver_max_cuda = std::nullopt);
 

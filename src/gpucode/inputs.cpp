@@ -93,16 +93,19 @@ Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& 
         for (char& c : relative)
             if (c == '.') c = '/';
         bool found = false;
+        const std::size_t first = out.files.size();
         for (const auto& site : python_sites) {
             const std::string dir = host::join(site, relative);
             if (host.is_dir(dir)) {
                 walker.walk(dir, 0, arg);
+                out.packages.push_back({arg, site, first, out.files.size()});
                 found = true;
                 break;
             }
             auto modules = host.glob(host::dirname(dir), host::basename(dir) + ".*.so");
             if (!modules.empty()) {
                 for (const auto& m : modules) walker.add(m, true);
+                out.packages.push_back({arg, site, first, out.files.size()});
                 found = true;
                 break;
             }

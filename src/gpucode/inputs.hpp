@@ -13,9 +13,18 @@ struct Candidate {
     bool named = false;  ///< named by the user (not found by a folder walk): a non-ELF is an error
 };
 
+/// An argument that named an installed Python package, and the files it expanded to.
+struct PackageInput {
+    std::string name;            ///< "torch", as given
+    std::string site;            ///< the site-packages folder it was found in
+    std::size_t first_file = 0;  ///< its files are Expansion::files[first_file, end_file)
+    std::size_t end_file = 0;    ///< (files another argument reached first are not repeated)
+};
+
 struct Expansion {
     std::vector<Candidate> files;                       ///< no duplicates (by canonical path), argument order, folders sorted
     std::vector<std::pair<std::string, Error>> errors;  ///< an argument that is nothing scannable
+    std::vector<PackageInput> packages;                 ///< the arguments that were Python packages
 };
 
 /// Expands arguments: a file is itself; a folder is walked (symbolic links to folders are not

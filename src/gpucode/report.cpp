@@ -1,5 +1,7 @@
 #include "gpucode/report.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 
 #include "formats/elf.hpp"
@@ -46,6 +48,12 @@ std::string compression_line(const std::vector<TargetSummary>& targets) {
 }
 
 std::string verdict_text(const Verdict& v) {
+    if (v.partial && v.best_covered)
+        return fmt::format(
+            "partial: only {} of {} modules have code for it ({}), against {} for compute capability {} — most of its kernels "
+            "will not load on this GPU (\"no kernel image is available\"); the rule: fewer than 1 in {} of the modules the "
+            "best-covered GPU can use",
+            v.modules_usable, v.modules_total, v.via, v.best_covered_modules, v.best_covered->str(), kPartialShare);
     std::string s = to_string(v.mode);
     if (v.mode == RunMode::cannot_run) return s + ": no SASS for it and no PTX it can JIT (\"no kernel image is available\")";
     s += " — " + v.via;
@@ -63,7 +71,10 @@ std::string verdict_text(const Verdict& v) {
 /// "GeForce RTX 4090 (8.9)", or just "compute capability 8.9" when no name is known.
 std::string gpu_label(const TargetGpu& g) { return g.name.starts_with("compute capability") ? g.name : g.name + " (" + g.cc.str() + ")"; }
 
-bool fails(const Verdict& v) { return v.mode == RunMode::cannot_run || (v.driver_too_old && *v.driver_too_old); }
+bool fails(const Verdict& v) { return v.mode == RunMode::cannot_run || v.partial || (v.driver_too_old && *v.driver_too_old); }
+
+/// The JSON and Markdown word for a verdict: the run mode's id, or "partial".
+const char* verdict_id(const Verdict& v) { return v.partial ? "partial" : to_id(v.mode); }
 
 }  // namespace
 
@@ -72,6 +83,34 @@ bool ArchReport::any_cannot_run() const {
         for (const auto& v : f.verdicts)
             if (f.scan.has_gpu_code() && fails(v)) return true;
     return false;
+}
+
+bool ArchReport::any_problem() const {
+    if (any_cannot_run()) return true;
+    if (gpus.empty()) return false;
+    for (const auto& p : packages)
+        if (p.without_cuda()) return true;
+    return false;
+}
+
+void judge_packages(const host::Host& host, const Expansion& expansion, ArchReport& report) {
+    std::set<std::string> with_code, without_code;
+    for (const auto& f : report.files)
+        if (f.scan.has_gpu_code()) with_code.insert(f.scan.path);
+    without_code.insert(report.without_gpu_code.begin(), report.without_gpu_code.end());
+    for (const auto& in : expansion.packages) {
+        PackageResult p{in.name, in.site, 0, 0, package_build_evidence(host, in.site, in.name)};
+        for (std::size_t i = in.first_file; i < in.end_file && i < expansion.files.size(); ++i) {
+            const auto& path = expansion.files[i].path;
+            if (with_code.count(path)) {
+                ++p.elf_files;
+                ++p.with_gpu_code;
+            } else if (without_code.count(path)) {
+                ++p.elf_files;
+            }
+        }
+        report.packages.push_back(std::move(p));
+    }
 }
 
 void scan_into(const host::Host& host, const std::vector<Candidate>& files, ArchReport& report) {
@@ -131,9 +170,29 @@ void render_text(const ArchReport& report, std::ostream& out) {
             out << report.without_gpu_code.size() << " ELF files carry no GPU code (no fatbin)\n";
         }
     }
+    for (const auto& p : report.packages) {
+        if (p.with_gpu_code > 0) continue;  // its files' verdicts above say it all
+        out << p.name << "  (Python package in " << cudoctor::report::outside_text(p.site, cudoctor::report::Medium::terminal) << ": "
+            << p.elf_files << " ELF files, none with GPU code)\n";
+        if (p.build)
+            out << "  " << (p.build->with_cuda ? "built with CUDA: " : "built without CUDA: ")
+                << cudoctor::report::outside_text(p.build->text, cudoctor::report::Medium::terminal) << "\n";
+        if (!p.without_cuda()) {
+            out << "  no verdict: a package may load GPU code from other packages or compile it at run time\n\n";
+            continue;
+        }
+        if (report.gpus.empty()) out << "  it can use no NVIDIA GPU\n";
+        for (const auto& g : report.gpus) out << "  " << gpu_label(g) << ": cannot use this GPU (no CUDA code, and no way to load any)\n";
+        out << "\n";
+    }
     if (report.skipped_not_elf) out << report.skipped_not_elf << " files skipped: not ELF\n";
-    if (report.depth == ScanDepth::registered)
-        out << "(--fast: only the fatbins registered at load were read; without it data sections are searched too)\n";
+    if (report.depth == ScanDepth::registered && report.fast)
+        out << "(--fast: only the fatbins registered at load were read; those embedded in data sections were not searched, so the "
+               "lists above may be incomplete)\n";
+    else if (report.depth == ScanDepth::registered)
+        // Not "because every GPU runs them": `opencv` reads the registered ones only, by design.
+        out << "(only the fatbins registered at load were read; those embedded in data sections (where cuFFT keeps most of its "
+               "kernels) were not searched, so the lists above may be incomplete: `cudoctor arch --full` searches them too)\n";
     if (!report.note.empty()) out << report.note << "\n";
 }
 
@@ -152,10 +211,17 @@ void render_markdown(const ArchReport& report, std::ostream& out) {
         out << "| `" << cudoctor::report::markdown_cell(f.scan.path) << "` | " << list_of(f.targets, formats::FatbinKind::sass, false)
             << " | " << list_of(f.targets, formats::FatbinKind::ptx, true) << " | " << compressed << "/" << images << " |";
         for (const auto& v : f.verdicts) {
-            out << " " << (v.mode == RunMode::cannot_run ? "**cannot run**" : to_id(v.mode));
+            out << " " << (v.mode == RunMode::cannot_run ? "**cannot run**" : v.partial ? "**partial**" : to_id(v.mode));
             if (!v.via.empty()) out << " (" << v.via << ")";
+            if (v.partial) out << " " << v.modules_usable << "/" << v.modules_total << " modules";
             out << " |";
         }
+        out << "\n";
+    }
+    for (const auto& p : report.packages) {
+        if (!p.without_cuda()) continue;
+        out << "| `" << cudoctor::report::markdown_cell(p.name) << "` (Python package, built without CUDA) | | | |";
+        for (std::size_t i = 0; i < report.gpus.size(); ++i) out << " **cannot use** |";
         out << "\n";
     }
     for (const auto& [path, e] : report.errors) out << "\n- `" << path << "`: " << e.message;
@@ -190,10 +256,14 @@ nlohmann::json to_json(const ArchReport& report) {
             const auto& v = f.verdicts[i];
             verdicts.push_back({{"gpu", report.gpus[i].name},
                                 {"compute_capability", report.gpus[i].cc.str()},
-                                {"verdict", to_id(v.mode)},
+                                {"verdict", verdict_id(v)},
+                                {"run_mode", to_id(v.mode)},
                                 {"via", v.via},
                                 {"modules_usable", v.modules_usable},
                                 {"modules_total", v.modules_total},
+                                {"partial", v.partial},
+                                {"best_covered", v.best_covered ? json(v.best_covered->str()) : json(nullptr)},
+                                {"best_covered_modules", v.best_covered_modules},
                                 {"ptx_needs_cuda", v.ptx_needs_cuda ? json(v.ptx_needs_cuda->str()) : json(nullptr)},
                                 {"driver_too_old", v.driver_too_old ? json(*v.driver_too_old) : json(nullptr)}});
         }
@@ -206,11 +276,27 @@ nlohmann::json to_json(const ArchReport& report) {
                          {"problems", f.scan.problems},
                          {"verdicts", verdicts}});
     }
+    json packages = json::array();
+    for (const auto& p : report.packages) {
+        json verdicts = json::array();
+        if (p.without_cuda())
+            for (const auto& g : report.gpus)
+                verdicts.push_back({{"gpu", g.name}, {"compute_capability", g.cc.str()}, {"verdict", "cannot-use"}});
+        packages.push_back({{"name", p.name},
+                            {"site", p.site},
+                            {"elf_files", p.elf_files},
+                            {"with_gpu_code", p.with_gpu_code},
+                            {"built_with_cuda", p.build ? json(p.build->with_cuda) : json(nullptr)},
+                            {"build_evidence", p.build ? json(p.build->text) : json(nullptr)},
+                            {"verdicts", verdicts}});
+    }
     json errors = json::array();
     for (const auto& [path, e] : report.errors) errors.push_back({{"path", path}, {"code", to_string(e.code)}, {"message", e.message}});
     return {{"gpus", gpus},
             {"driver_max_cuda", report.driver_max_cuda ? json(report.driver_max_cuda->str()) : json(nullptr)},
             {"depth", report.depth == ScanDepth::full ? "full" : "registered"},
+            {"fast", report.fast},
+            {"packages", packages},
             {"files", files},
             {"without_gpu_code", report.without_gpu_code},
             {"skipped_not_elf", report.skipped_not_elf},
