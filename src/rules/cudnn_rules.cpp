@@ -78,6 +78,13 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
                 fix =
                     fmt::format("python3 -m pip install --force-reinstall 'nvidia-cudnn-cu{}'   # the cuDNN wheel of {}'s CUDA", major, who);
             else fix = recipe::cudnn_fix(s, release_of(*cv), Version({major}), kb);
+            // A copy inside the toolkit folder shadows any other cuDNN for whatever uses that
+            // toolkit's lib folder: it goes, or the new one is never loaded.
+            if (c.location == "toolkit")
+                fix = fmt::format(
+                    "# remove the copy built for CUDA {0} from the toolkit first (it shadows any other cuDNN):\n"
+                    "sudo rm -f {1}/libcudnn* {1}/../include/cudnn*.h\n{2}",
+                    majors, c.path, fix);
             out.push_back(finding(fmt::format("cuDNN {} at {} is built for CUDA {}, but {} is CUDA {}", c.version, c.path, majors, who, major),
                                   "cuDNN links against one CUDA major's runtime and libraries; loaded by another it fails with "
                                   "\"CUDNN_STATUS_NOT_INITIALIZED\", missing-symbol or \"libcublasLt.so.N: cannot open shared "

@@ -53,6 +53,8 @@ TEST(CudnnRules, Cuda11BuildCopiedIntoACuda12ToolkitFires) {
     // The cuDNN 8.9.7 build for CUDA 12, from NVIDIA's repository (recipe::cudnn_install).
     EXPECT_THAT(found[0].fix, HasSubstr("libcudnn8=8.9.7*+cuda12*"));
     EXPECT_THAT(found[0].fix, Not(HasSubstr("cuda11")));
+    // The copy goes first: in the toolkit's lib folder it would still be loaded before the new one.
+    EXPECT_THAT(found[0].fix, HasSubstr("sudo rm -f /usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudnn*"));
 }
 
 TEST(CudnnRules, Cuda12BuildInACuda12ToolkitIsSilent) {

@@ -144,8 +144,12 @@ TEST(ExplainAnswers, NoNvccOnTheMachineContradictsSudo) {
 TEST(ExplainAnswers, OneLineIsOneMatchingLine) {
     // Lines that two catalog rows of one cause match.
     for (const char* line :
-         {"sudo: nvcc: command not found", "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory",
-          "RuntimeError: CUDA error: no kernel image is available for execution on the device"}) {
+         {"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 22.78 GiB. GPU 0 has a total capacity of 31.47 GiB of which "
+          "12.73 GiB is free.",
+          "CUDA error: 35 (0x23) cudaErrorInsufficientDriver : CUDA driver version is insufficient for CUDA runtime version",
+          "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+          "libcudart.so.11.0: cannot open shared object file: No such file or directory",
+          "sudo: nvcc: command not found"}) {
         SCOPED_TRACE(line);
         const auto causes = read_log(line);
         ASSERT_FALSE(causes.empty());
