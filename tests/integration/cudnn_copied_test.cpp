@@ -63,12 +63,23 @@ TEST(CudnnCopied, CheckSaysItIsACuda11BuildInACuda12Toolkit) {
 }
 
 TEST(CudnnCopied, ACopyWhoseLibrariesSayNothingKeepsItsCudaUnknown) {
-    // ubuntu2204-rtx4060ti: cuDNN 9.1.0 in the 12.4 toolkit, stub libraries without cuBLAS names.
+    // toolkits-repo-driver: cuDNN 8.9.7 in the 11.8 toolkit, a stub library naming no cuBLAS.
+    const auto snap = check_json("toolkits-repo-driver");
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-11.8");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "");  // not the folder's 11
+    EXPECT_EQ(finding(snap, "cudnn-cuda-mismatch"), nullptr) << snap["findings"].dump(2);
+}
+
+TEST(CudnnCopied, ACudnn9CopyNamesTheCublasLtItOpens) {
+    // ubuntu2204-rtx4060ti: cuDNN 9.1.0 in the 12.4 toolkit; its engines library names libcublasLt.so.12.
     const auto snap = check_json("ubuntu2204-rtx4060ti");
     const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
     ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
-    EXPECT_EQ((*c)["cuda_major"], "");
-    EXPECT_EQ(finding(snap, "cudnn-cuda-mismatch"), nullptr) << snap["findings"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "12");
+    bool opens = false;
+    for (const auto& e : (*c)["evidence"]) opens = opens || e["detail"] == "opens libcublasLt.so.12";
+    EXPECT_TRUE(opens) << c->dump(2);
 }
 
 TEST(CudnnCopied, MissingInDefaultToolkitInstallsForTheDefaultsCudaInsteadOfCopying) {

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "recipe/install.hpp"
 #include "support/rule_cases.hpp"
 
 namespace cudoctor::test::rule_cases {
@@ -53,6 +54,8 @@ TEST(CudnnRules, Cuda11BuildCopiedIntoACuda12ToolkitFires) {
     // The cuDNN 8.9.7 build for CUDA 12, from NVIDIA's repository (recipe::cudnn_install).
     EXPECT_THAT(found[0].fix, HasSubstr("libcudnn8=8.9.7*+cuda12*"));
     EXPECT_THAT(found[0].fix, Not(HasSubstr("cuda11")));
+    // One voice: the install block is recipe::cudnn_install's, whole.
+    EXPECT_THAT(found[0].fix, HasSubstr(recipe::cudnn_fix(s, Version({8, 9, 7}), Version({12}), kb::Kb::builtin())));
     // The copy goes first: in the toolkit's lib folder it would still be loaded before the new one.
     EXPECT_THAT(found[0].fix, HasSubstr("sudo rm -f /usr/local/cuda-12.4/targets/x86_64-linux/lib/libcudnn*"));
 }
@@ -74,6 +77,7 @@ TEST(CudnnRules, MissingInDefaultDoesNotCopyACuda11BuildIntoCuda12) {
     EXPECT_THAT(found[0].fix, Not(HasSubstr("-cuda-N")));  // no unfilled placeholder
     EXPECT_THAT(found[0].fix, HasSubstr("install cuDNN 8.9.7 built for CUDA 12"));
     EXPECT_THAT(found[0].fix, HasSubstr("libcudnn8=8.9.7*+cuda12*"));
+    EXPECT_THAT(found[0].fix, HasSubstr(recipe::cudnn_fix(s, Version({8, 9, 7}), Version({12}), kb::Kb::builtin())));
     EXPECT_TRUE(evidence_mentions(found[0], "cuDNN 8.9.7 for CUDA 11"));
 }
 
