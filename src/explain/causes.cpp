@@ -62,11 +62,19 @@ std::vector<CauseInfo> make_causes() {
          "Each CUDA release checks the gcc/clang version in crt/host_config.h and stops on newer ones.",
          {"Build with an older gcc that this CUDA accepts (NVCC_PREPEND_FLAGS='-ccbin g++-N'), or use a newer CUDA toolkit"},
          {}},
+        {"sudo-secure-path", 54, "The command ran under sudo, which does not search your PATH",
+         "sudo replaces PATH with the secure_path of /etc/sudoers (on Ubuntu /usr/local/sbin:/usr/local/bin:/usr/sbin:"
+         "/usr/bin:/sbin:/bin:/snap/bin), so nvcc in /usr/local/cuda/bin is not found under sudo even when it is on your "
+         "own PATH. Exporting PATH in your shell or ~/.bashrc cannot change that; sudo -E does not keep PATH either.",
+         {"Name nvcc by its full path: sudo /usr/local/cuda/bin/nvcc …",
+          "Or pass your PATH through for one command: sudo env \"PATH=$PATH\" make …",
+          "Or build without sudo (most builds need no root; install the result with sudo afterwards)"},
+         {}},
         {"nvcc-not-found", 55, "nvcc (the CUDA compiler) is not found",
          "Building CUDA code needs a full toolkit with nvcc; the CUDA in pip/conda runtime packages has none. "
          "PyTorch extensions look for it through CUDA_HOME, then PATH.",
          {"Install a CUDA toolkit whose major.minor matches the framework's CUDA", "Point CUDA_HOME at it and put its bin/ on PATH"},
-         {}},
+         {"sudo-secure-path"}},
         {"extension-build-cuda-mismatch", 60, "The extension is built with a different CUDA than PyTorch was",
          "torch.utils.cpp_extension compares the CUDA of the nvcc it found (CUDA_HOME) with the CUDA PyTorch "
          "was built with, and refuses a different major version.",
@@ -118,7 +126,10 @@ std::vector<CauseInfo> make_causes() {
          {DRIVER_ROOTS, "no-kernel-image", "cuda-oom", "missing-cudnn", "missing-other-lib"}},
     };
     // clang-format on
-    for (auto& cause : c) cause.layer = rules::registered(cause.id)->layer;  // Id guarantees it is registered
+    for (auto& cause : c) {
+        cause.layer = rules::registered(cause.id)->layer;  // Id guarantees it is registered
+        if (cause.id == "sudo-secure-path") cause.found_with = {"nvcc-not-found"};
+    }
     std::sort(c.begin(), c.end(), [](const CauseInfo& a, const CauseInfo& b) { return a.rank < b.rank; });
     return c;
 }

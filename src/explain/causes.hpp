@@ -21,6 +21,9 @@ struct CauseInfo {
     /// CUDA unavailable, and an unavailable CUDA fails the test).
     std::vector<rules::Id> follows_from;
     snapshot::Layer layer = snapshot::Layer::platform;  ///< the registry's
+    /// Causes that, found in the same log, make this one's low-confidence rows enough to name it
+    /// (a "sudo make" line is nothing alone; beside "nvcc: not found" it is the cause).
+    std::vector<rules::Id> found_with = {};
 };
 
 /// Every cause, in rank order (most fundamental first).

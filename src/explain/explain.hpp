@@ -63,7 +63,8 @@ struct Cause {
     std::string title;
     std::string explanation;
     std::vector<MatchedLine> matched_lines;  ///< by line number, at most 10
-    std::size_t match_count = 0;             ///< matched lines in the whole log
+    std::size_t match_count = 0;             ///< distinct matched lines in the whole log (a floor when not exact)
+    bool match_count_exact = true;           ///< false when the log had more matches than were kept to count lines by
     /// Values read out of the messages, by capture name, distinct, in order of appearance
     /// ({"soname": {"libcudnn.so.9"}}).
     std::map<std::string, std::vector<std::string>> values;

@@ -54,6 +54,12 @@ std::vector<Cause> Reader::causes() const {
         const auto ci = cause_index(row.cause);
         if (ci < best.size()) best[ci] = std::max(best[ci], strength(row.confidence));
     }
+    // A cause whose rows here are all low is named when a cause it is found with is present.
+    for (std::size_t ci = 0; ci < best.size(); ++ci) {
+        if (best[ci] != 0) continue;
+        for (const auto& with : all_causes()[ci].found_with)
+            if (const auto wi = cause_index(with); wi < best.size() && best[wi] >= 1) best[ci] = 1;
+    }
     std::vector<Cause> causes;
     for (std::size_t ci = 0; ci < best.size(); ++ci) {
         if (best[ci] < 1) continue;
@@ -67,8 +73,18 @@ std::vector<Cause> Reader::causes() const {
         c.explanation = info.explanation;
         for (auto f : info.fix) c.fix.emplace_back(f);
         std::vector<MatchedLine> lines;
-        for (std::size_t p = 0; p < m_rows.size(); ++p)
-            if (m_rows[p].cause == info.id) c.match_count += m_scanner->match_count(p);
+        // Lines, not row matches: one line two rows match is one matching line. The scanner keeps
+        // a few hits per row; where it kept them all the count is exact, else it is a floor.
+        std::size_t most = 0;
+        bool all_kept = true;
+        for (std::size_t p = 0; p < m_rows.size(); ++p) {
+            if (m_rows[p].cause != info.id) continue;
+            const auto count = m_scanner->match_count(p);
+            const auto kept = static_cast<std::size_t>(std::count_if(m_scanner->hits().begin(), m_scanner->hits().end(),
+                                                                     [&](const formats::LogHit& h) { return h.pattern == p; }));
+            most = std::max(most, count);
+            all_kept = all_kept && kept == count;
+        }
         for (const auto& hit : m_scanner->hits()) {
             const auto& row = m_rows[hit.pattern];
             if (row.cause != info.id) continue;
@@ -80,6 +96,10 @@ std::vector<Cause> Reader::causes() const {
             }
         }
         std::stable_sort(lines.begin(), lines.end(), [](const MatchedLine& a, const MatchedLine& b) { return a.line < b.line; });
+        std::size_t distinct = 0;
+        for (std::size_t i = 0; i < lines.size(); ++i) distinct += i == 0 || lines[i].line != lines[i - 1].line;
+        c.match_count = std::max(most, distinct);
+        c.match_count_exact = all_kept;
         for (auto& l : lines) {
             if (!c.matched_lines.empty() && c.matched_lines.back().line == l.line) continue;  // one line, two rows
             if (c.matched_lines.size() == kMaxMatchedLines) break;

@@ -39,7 +39,8 @@ void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std
         if (!c.consequence_of.empty()) out << "  (follows from " << c.consequence_of << ")";
         out << "\n";
         for (const auto& l : c.matched_lines) indent_lines(out, l.text, ("    line " + std::to_string(l.line) + ": ").c_str());
-        if (c.match_count > c.matched_lines.size()) out << "    … " << c.match_count << " matching lines in all\n";
+        if (c.match_count > c.matched_lines.size())
+            out << "    … " << (c.match_count_exact ? "" : "at least ") << c.match_count << " matching lines in all\n";
         out << "    what it means: " << c.explanation << "\n";
         if (!c.evidence.empty() || !c.confirming_rules.empty() || !c.contradicting_rules.empty()) {
             out << "    on " << (ctx.machine.empty() ? "the machine" : ctx.machine) << ":\n";

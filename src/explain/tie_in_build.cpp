@@ -42,9 +42,55 @@ void tie_unsupported_gcc(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
     if (!fix.empty()) set_fix(c, fix);
 }
 
+namespace {
+
+/// The nvcc the user means: the first on their PATH, else the default toolkit's, else the newest
+/// toolkit's; "" when the machine has none.
+std::string users_nvcc(const snapshot::Snapshot& snap) {
+    if (!snap.environment.nvcc_on_path.empty()) return snap.environment.nvcc_on_path.front();
+    const snapshot::Toolkit* pick = nullptr;
+    for (const auto& t : snap.toolkits) {
+        if (!t.has_nvcc || t.nvcc_path.empty()) continue;
+        if (t.is_default) return t.nvcc_path;
+        if (!pick || Version::parse(t.version) > Version::parse(pick->version)) pick = &t;
+    }
+    return pick ? pick->nvcc_path : std::string();
+}
+
+/// Fixes for a command that does not find nvcc although the user's PATH has it: PATH exports
+/// cannot help, the command must be given nvcc's full path or the user's PATH.
+std::vector<std::string> another_path_fix(const std::string& nvcc) {
+    return {fmt::format("sudo {} …   # nvcc by its full path: sudo searches its secure_path, not your PATH", nvcc),
+            "sudo env \"PATH=$PATH\" make …   # or pass your PATH through to the one command run as root",
+            "# or run the build without sudo (services and containers: set PATH in their own environment)"};
+}
+
+}  // namespace
+
+void tie_sudo_secure_path(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&) {
+    const auto& env = snap.environment;
+    const std::string nvcc = users_nvcc(snap);
+    if (!env.nvcc_on_path.empty())
+        confirms(c, "nvcc is on your PATH here (" + env.nvcc_on_path.front() +
+                        "), so only a command that does not use your PATH misses it: sudo uses its secure_path");
+    else if (!nvcc.empty()) context(c, "nvcc is at " + nvcc + ", but not on your PATH either");
+    if (nvcc.empty()) {
+        contradicts(c, "no CUDA toolkit with nvcc on this machine: under sudo or not, there is no nvcc to find");
+        return;
+    }
+    set_fix(c, another_path_fix(nvcc));
+}
+
 void tie_nvcc_not_found(Cause& c, const snapshot::Snapshot& snap, const kb::Kb& kb) {
     const auto& env = snap.environment;
-    if (!env.nvcc_on_path.empty()) contradicts(c, "nvcc is on PATH here: " + env.nvcc_on_path.front());
+    if (!env.nvcc_on_path.empty()) {
+        // The user's shell finds nvcc: the failing command ran with another PATH, and no export in
+        // the user's shell reaches it.
+        contradicts(c, "nvcc is on PATH here: " + env.nvcc_on_path.front() +
+                           " (the failing command ran with another PATH: sudo, a service, a container)");
+        set_fix(c, another_path_fix(env.nvcc_on_path.front()));
+        return;
+    }
     if (!env.cuda_home) confirms(c, "CUDA_HOME is not set here");
     else context(c, "CUDA_HOME=" + *env.cuda_home);
     const snapshot::Toolkit* with_nvcc = nullptr;

@@ -37,6 +37,17 @@ int cuda_major_here(const snapshot::Snapshot& snap) {
     return 12;
 }
 
+/// The CUDA majors (11 and newer: those NVIDIA publishes nvidia-cudnn-cuNN wheels for) that
+/// data/cudnn_cuda.tsv has a build of cuDNN `cudnn_major` for, in order.
+std::vector<int> cuda_majors_with_cudnn(const kb::Kb& kb, int cudnn_major) {
+    std::set<int> majors;
+    for (const auto& row : kb.cudnn_table()) {
+        if (row.cudnn_first.major() > cudnn_major || row.cudnn_last.major() < cudnn_major) continue;
+        for (int m = std::max(row.cuda_min.major(), 11); m <= row.cuda_max.major(); ++m) majors.insert(m);
+    }
+    return {majors.begin(), majors.end()};
+}
+
 std::vector<Copy> copies_of(const Cause& c, const std::string& soname, int major, const snapshot::Snapshot& snap) {
     std::vector<Copy> out;
     if (c.id == "missing-cudnn") {
@@ -108,11 +119,29 @@ void tie_missing_library(Cause& c, const snapshot::Snapshot& snap, const kb::Kb&
         confirms(c, "no " + soname + " on this machine" + (found.empty() ? "" : " (there is " + found + ")"));
         const int cuda_major = cuda_major_here(snap);
         if (c.id == "missing-cudnn" && major) {
-            fix.push_back(fmt::format(
-                "pip install nvidia-cudnn-cu{}=={}.*   # then add its lib folder (site-packages/nvidia/cudnn/lib) to LD_LIBRARY_PATH",
-                cuda_major, *major));
+            // cuDNN `major` built for this machine's CUDA major where the KB has such a build,
+            // else for the nearest CUDA major that has one (no cuDNN 8 for CUDA 13 exists).
+            const auto built = cuda_majors_with_cudnn(kb, *major);
+            std::optional<int> for_cuda;
+            for (int m : built)
+                if (m <= cuda_major) for_cuda = m;
+            if (!for_cuda && !built.empty()) for_cuda = built.front();
+            if (!for_cuda) {
+                context(c,
+                        fmt::format("no build of cuDNN {} for a CUDA that has NVIDIA's pip wheels (CUDA 11 or newer) in data/cudnn_cuda.tsv",
+                                    *major));
+                continue;
+            }
+            if (*for_cuda != cuda_major)
+                context(c, fmt::format("there is no cuDNN {} for CUDA {}; the newest CUDA with a cuDNN {} build is CUDA {} "
+                                       "(the program that wants {} was built with such a CUDA)",
+                                       *major, cuda_major, *major, *for_cuda, soname));
+            fix.push_back(
+                fmt::format("pip install 'nvidia-cudnn-cu{}=={}.*'   # cuDNN {} for CUDA {}; then add its lib folder "
+                            "(site-packages/nvidia/cudnn/lib) to LD_LIBRARY_PATH",
+                            *for_cuda, *major, *major, *for_cuda));
             if (*major >= 9 && recipe::distro_of(snap).apt())
-                fix.push_back(recipe::cudnn_fix(snap, Version({*major}), Version({cuda_major}), kb));
+                fix.push_back(recipe::cudnn_fix(snap, Version({*major}), Version({*for_cuda}), kb));
         } else if (c.id == "missing-cudart" && major) {
             fix.push_back(fmt::format("pip install nvidia-cuda-runtime-cu{}   # or install a CUDA {} toolkit", *major, *major));
         } else if (major) {

@@ -39,6 +39,7 @@ void tie_no_kernel_image(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_torch_cuda_unavailable(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_unsupported_gcc(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_nvcc_not_found(Cause&, const snapshot::Snapshot&, const kb::Kb&);
+void tie_sudo_secure_path(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_cuda_version_mismatch_build(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_opencv_cuda(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_runtime_context(Cause&, const snapshot::Snapshot&, const kb::Kb&);  // oom, async, runfile, apt

@@ -1,5 +1,8 @@
 #include "formats/elf.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "formats/byte_reader.hpp"
 
 namespace cudoctor::formats {
@@ -103,6 +106,7 @@ Expected<ElfFile> parse_elf(std::string_view bytes) {
         s.addr = *in.u64(at + 0x10);
         s.offset = *in.u64(at + 0x18);
         s.size = *in.u64(at + 0x20);
+        s.link = *in.u32(at + 0x28);
         if (i != 0 && have_names) {
             auto name = section_name(in, names_offset, names_size, name_index);
             if (!name) return Unexpected<Error>(name.error());
@@ -126,6 +130,62 @@ Expected<std::string_view> section_bytes(std::string_view file, const ElfSection
     return fail(Errc::truncated, "section " + (section.name.empty() ? std::string("(unnamed)") : section.name) + " (offset " +
                                      std::to_string(section.offset) + ", " + std::to_string(section.size) +
                                      " bytes) runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
+}
+
+Expected<std::vector<std::string>> needed_libraries(std::string_view file, const ElfFile& elf) {
+    constexpr std::uint64_t kDynamicEntrySize = 16;
+    constexpr std::uint64_t kTagNull = 0;
+    constexpr std::uint64_t kTagNeeded = 1;
+    std::vector<std::string> out;
+    const ElfSection* dynamic = nullptr;
+    for (const auto& s : elf.sections)
+        if (s.type == kElfSectionDynamic) dynamic = &s;
+    if (!dynamic) return out;
+    if (dynamic->link >= elf.sections.size())
+        return fail(Errc::parse, "corrupt ELF: the dynamic section links to section " + std::to_string(dynamic->link) + " of " +
+                                     std::to_string(elf.sections.size()));
+    auto entries = section_bytes(file, *dynamic);
+    if (!entries) return Unexpected<Error>(entries.error());
+    auto strings = section_bytes(file, elf.sections[dynamic->link]);
+    if (!strings) return Unexpected<Error>(strings.error());
+    const ByteReader table(*entries);
+    for (std::uint64_t at = 0; at + kDynamicEntrySize <= entries->size(); at += kDynamicEntrySize) {
+        const std::uint64_t tag = *table.u64(at);
+        if (tag == kTagNull) break;
+        if (tag != kTagNeeded) continue;
+        const std::uint64_t offset = *table.u64(at + 8);
+        if (offset >= strings->size())
+            return fail(Errc::parse, "corrupt ELF: a DT_NEEDED name at offset " + std::to_string(offset) +
+                                         " is outside the string table (" + std::to_string(strings->size()) + " bytes)");
+        const auto rest = strings->substr(offset, kMaxName);
+        const auto nul = rest.find('\0');
+        if (nul == std::string_view::npos) return fail(Errc::parse, "corrupt ELF: a DT_NEEDED name has no terminating NUL");
+        out.emplace_back(rest.substr(0, nul));
+    }
+    return out;
+}
+
+std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems) {
+    auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; };
+    auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    std::vector<std::pair<std::size_t, std::string>> found;  // (first offset, name)
+    for (const auto stem : stems) {
+        const std::string needle = std::string(stem) + ".so.";
+        for (auto at = bytes.find(needle); at != std::string_view::npos; at = bytes.find(needle, at + 1)) {
+            if (at > 0 && name_char(bytes[at - 1])) continue;  // "xlibcublas.so.1": another name
+            std::size_t end = at + needle.size();
+            while (end < bytes.size() && end - at - needle.size() < 4 && digit(bytes[end])) ++end;
+            if (end == at + needle.size()) continue;  // "libcublas.so." with no major
+            std::string name(bytes.substr(at, end - at));
+            bool seen = false;
+            for (const auto& f : found) seen = seen || f.second == name;
+            if (!seen) found.emplace_back(at, std::move(name));
+        }
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> out;
+    for (auto& f : found) out.push_back(std::move(f.second));
+    return out;
 }
 
 std::string elf_kind(const ElfFile& elf) {

@@ -11,13 +11,14 @@
 /// ranges are read, never the sections themselves.
 namespace cudoctor::formats {
 
-inline constexpr std::uint32_t kElfSectionNull = 0;    ///< SHT_NULL
-inline constexpr std::uint32_t kElfSectionNobits = 8;  ///< SHT_NOBITS (.bss: no bytes in the file)
-inline constexpr std::uint64_t kElfFlagAlloc = 0x2;    ///< SHF_ALLOC
-inline constexpr std::uint64_t kElfFlagExec = 0x4;     ///< SHF_EXECINSTR
-inline constexpr std::uint32_t kElfSegmentLoad = 1;    ///< PT_LOAD
-inline constexpr std::uint32_t kElfSegmentInterp = 3;  ///< PT_INTERP
-inline constexpr std::uint32_t kElfSegmentExec = 0x1;  ///< PF_X
+inline constexpr std::uint32_t kElfSectionNull = 0;     ///< SHT_NULL
+inline constexpr std::uint32_t kElfSectionNobits = 8;   ///< SHT_NOBITS (.bss: no bytes in the file)
+inline constexpr std::uint32_t kElfSectionDynamic = 6;  ///< SHT_DYNAMIC (.dynamic)
+inline constexpr std::uint64_t kElfFlagAlloc = 0x2;     ///< SHF_ALLOC
+inline constexpr std::uint64_t kElfFlagExec = 0x4;      ///< SHF_EXECINSTR
+inline constexpr std::uint32_t kElfSegmentLoad = 1;     ///< PT_LOAD
+inline constexpr std::uint32_t kElfSegmentInterp = 3;   ///< PT_INTERP
+inline constexpr std::uint32_t kElfSegmentExec = 0x1;   ///< PF_X
 
 struct ElfSection {
     std::string name;  ///< ".nv_fatbin"; "" when unnamed
@@ -26,6 +27,7 @@ struct ElfSection {
     std::uint64_t addr = 0;
     std::uint64_t offset = 0;  ///< file offset of the bytes
     std::uint64_t size = 0;
+    std::uint32_t link = 0;  ///< sh_link: for .dynamic, the index of its string table
     /// True when the section has bytes in the file (not SHT_NULL or SHT_NOBITS).
     bool in_file() const { return type != kElfSectionNull && type != kElfSectionNobits; }
 };
@@ -66,6 +68,20 @@ const ElfSection* find_section(const ElfFile& elf, std::string_view name);
 /// Errc::truncated "section <name> (offset …, … bytes) runs past the end of the file (… bytes)"
 /// when it does not lie inside the file.
 Expected<std::string_view> section_bytes(std::string_view file, const ElfSection& section);
+
+/// The DT_NEEDED entries of the file's dynamic section, in order ("libcublas.so.11"): the
+/// libraries the loader must find before this one runs. Read from the section headers (the
+/// SHT_DYNAMIC section and the string table its sh_link names), so a file is never loaded.
+/// Empty when the file has no dynamic section (a static executable, an object file).
+/// Errc::truncated when the dynamic section or its string table lies past the end of the file;
+/// Errc::parse "corrupt ELF: …" for a string-table link or a name offset out of range.
+Expected<std::vector<std::string>> needed_libraries(std::string_view file, const ElfFile& elf);
+
+/// Library names "<stem>.so.<major>" ("libcublasLt.so.13") for each stem in `stems` found as
+/// text anywhere in `bytes` (a library's .rodata, where a library that dlopens its helpers keeps
+/// their names), distinct, in order of first appearance. A name must not continue with a letter,
+/// digit, '_' or '.' before the major, and stops at the first non-digit after it.
+std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems);
 
 /// What the file is, in words: "relocatable object", "executable" (also a position-independent
 /// one: ET_DYN with a PT_INTERP program interpreter), "shared object", "core file", or

@@ -2,12 +2,15 @@
 // wheel, in a conda environment, or anywhere else the loader cache knows — with its version
 // (header and library names), the CUDA major it is built for, and whether the loader finds it.
 #include <algorithm>
+#include <array>
 #include <regex>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "formats/c_header.hpp"
 #include "formats/conda_meta.hpp"
+#include "formats/elf.hpp"
+#include "host/mapped_file.hpp"
 #include "probe/context.hpp"
 #include "probe/cuda_libs.hpp"
 
@@ -15,6 +18,14 @@ namespace cudoctor::probe {
 namespace {
 
 constexpr std::string_view kCudnnProbe = "cudnn";
+// The CUDA libraries whose major says which CUDA a cuDNN build is for: cuDNN 8's sub-libraries
+// link them (DT_NEEDED), cuDNN 9 opens them itself and keeps their names as text.
+const std::vector<std::string_view> kCudaLibraryStems = {"libcublasLt", "libcublas", "libnvrtc", "libcudart"};
+// cuDNN 9's libraries that name the CUDA libraries they open (in .rodata).
+constexpr std::array<std::string_view, 3> kCudnn9Openers = {"libcudnn_engines_precompiled.so", "libcudnn_engines_runtime_compiled.so",
+                                                            "libcudnn_graph.so"};
+// A .rodata larger than this is not read (9.19.0's largest is 3.7 MB).
+constexpr std::uint64_t kMaxRodata = 64u << 20;
 
 struct Copy {
     std::string lib_dir;               // canonical; may be ""
@@ -38,6 +49,72 @@ std::vector<std::string> library_versions(Context& ctx, const std::string& dir) 
     std::sort(out.begin(), out.end(),
               [](const auto& a, const auto& b) { return std::count(a.begin(), a.end(), '.') > std::count(b.begin(), b.end(), '.'); });
     return out;
+}
+
+/// The CUDA major of "libcublas.so.11" when it is one of kCudaLibraryStems, else nullopt.
+std::optional<int> cuda_library_major(std::string_view name) {
+    for (const auto stem : kCudaLibraryStems)
+        if (name.starts_with(std::string(stem) + ".so."))
+            if (auto v = Version::parse(name.substr(stem.size() + 4))) return v->major();
+    return std::nullopt;
+}
+
+/// What cuDNN's own libraries in `dir` say about the CUDA major they are built for: the CUDA
+/// libraries cuDNN 8's sub-libraries link (DT_NEEDED), else the names cuDNN 9's engine and
+/// graph libraries open (text in .rodata). Files are mapped and read, never loaded. Nothing
+/// when no library names one, or when two majors are named (a mixed folder: say nothing).
+struct BuiltFor {
+    std::string cuda_major;
+    snapshot::Evidence evidence;
+};
+std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::string& dir) {
+    auto names = ctx.host.list_dir(dir);
+    if (!names) return std::nullopt;
+    std::vector<std::string> files;  // regular files only: the links name the same bytes
+    for (const auto& n : *names) {
+        if (!n.starts_with("libcudnn") || n.find(".so") == std::string::npos) continue;
+        auto info = ctx.host.lstat(host::join(dir, n));
+        if (info && info->type == host::FileType::regular) files.push_back(n);
+    }
+    std::vector<std::pair<int, snapshot::Evidence>> found;
+    auto record = [&](int major, const std::string& file, const std::string& how) {
+        found.emplace_back(major, snapshot::Evidence{host::join(dir, file), how});
+    };
+    for (int pass = 0; pass < 2 && found.empty(); ++pass) {
+        for (const auto& n : files) {
+            const bool opener = std::any_of(kCudnn9Openers.begin(), kCudnn9Openers.end(), [&](auto o) { return n.starts_with(o); });
+            if (pass == 1 && !opener) continue;
+            auto file = host::MappedFile::open(ctx.host, host::join(dir, n));
+            if (!file) continue;
+            auto elf = formats::parse_elf(file->bytes());
+            if (!elf) continue;  // a text stand-in or a broken copy: no fact
+            if (pass == 0) {
+                auto needed = formats::needed_libraries(file->bytes(), *elf);
+                if (!needed) {
+                    ctx.note(kCudnnProbe, host::join(dir, n), needed.error().message);
+                    continue;
+                }
+                for (const auto& lib : *needed)
+                    if (auto m = cuda_library_major(lib)) record(*m, n, "links " + lib + " (DT_NEEDED)");
+            } else {
+                const auto* rodata = formats::find_section(*elf, ".rodata");
+                if (!rodata || rodata->size > kMaxRodata) continue;
+                auto bytes = formats::section_bytes(file->bytes(), *rodata);
+                if (!bytes) continue;
+                for (const auto& lib : formats::library_names_in(*bytes, kCudaLibraryStems))
+                    if (auto m = cuda_library_major(lib)) record(*m, n, "opens " + lib);
+            }
+        }
+    }
+    if (found.empty()) return std::nullopt;
+    for (const auto& f : found)
+        if (f.first != found.front().first) {
+            ctx.note(kCudnnProbe, dir,
+                     "cuDNN libraries here name CUDA " + std::to_string(found.front().first) + " and CUDA " + std::to_string(f.first) +
+                         " libraries: a mixed copy");
+            return std::nullopt;
+        }
+    return BuiltFor{std::to_string(found.front().first), found.front().second};
 }
 
 bool loader_visible(Context& ctx, const std::string& lib_dir) {
@@ -70,14 +147,13 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
     for (const auto& tk : ctx.snap.toolkits) {
         // Wheel trees and conda environments have their own sections below.
         if (!snapshot::is_system_toolkit(tk)) continue;
-        const std::string major = std::to_string(Version::parse(tk.version).value_or(Version()).major());
         for (const char* lib : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
             auto dir = ctx.host.resolve(host::join(tk.path, lib));
             if (!dir || library_versions(ctx, *dir).empty()) continue;
             copies.push_back({*dir,
                               {host::join(tk.path, "include/cudnn_version.h"), host::join(tk.path, "include/cudnn.h")},
                               "toolkit",
-                              tk.version.empty() ? "" : major,
+                              {},  // the folder says which CUDA it is, not which CUDA the copy is built for
                               {},
                               {}});
         }
@@ -156,6 +232,11 @@ void probe_cudnn(Context& ctx) {
         c.path = copy.lib_dir;
         c.location = copy.location;
         c.cuda_major = copy.cuda_major;
+        // The libraries' own word beats a package or wheel name.
+        if (auto built = cuda_major_from_libraries(ctx, copy.lib_dir)) {
+            c.cuda_major = built->cuda_major;
+            c.evidence.push_back(std::move(built->evidence));
+        }
         c.library_versions = library_versions(ctx, copy.lib_dir);
         for (const auto& h : copy.headers) {
             auto data = ctx.read(kCudnnProbe, h, 4u << 20);

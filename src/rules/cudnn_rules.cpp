@@ -18,6 +18,34 @@ using snapshot::Snapshot;
 
 bool inside(const std::string& path, const std::string& folder) { return path == folder || path.starts_with(folder + "/"); }
 
+/// cuDNN's release (9.1.0) of a version as probed (a wheel's 9.1.0.70): what NVIDIA's tables
+/// and packages speak of.
+Version release_of(const Version& cudnn) { return cudnn.truncated(3); }
+
+bool declares_cudnn_wheel(const snapshot::Framework& fw) {
+    return std::any_of(fw.nvidia_wheels.begin(), fw.nvidia_wheels.end(),
+                       [](const std::string& w) { return w.starts_with("nvidia-cudnn-cu"); });
+}
+
+/// The frameworks that load the pip cuDNN wheel `c`: those of its site that require a cuDNN wheel
+/// (it is theirs); when none says so, those that load NVIDIA's wheels from their site at all.
+/// TensorFlow before 2.14 never does: it searches the system's libraries for its cuDNN
+/// (tensorflow-cuda-mismatch judges that), so another framework's wheel is no concern of it.
+std::vector<const snapshot::Framework*> pip_cudnn_users(const Snapshot& s, const snapshot::Cudnn& c) {
+    std::vector<const snapshot::Framework*> site, owners;
+    for (const auto& fw : s.frameworks) {
+        if (!inside(c.path, fw.python)) continue;
+        site.push_back(&fw);
+        if (declares_cudnn_wheel(fw)) owners.push_back(&fw);
+    }
+    if (!owners.empty()) return owners;
+    std::erase_if(site, [](const snapshot::Framework* fw) {
+        auto v = Version::parse(fw->version);
+        return fw->name == "tensorflow" && (!v || *v < Version({2, 14}));
+    });
+    return site;
+}
+
 std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
     for (const auto& c : s.cudnn) {
@@ -29,16 +57,17 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
             for (const auto& tk : s.toolkits)
                 if (auto m = major_of(tk.version); m && inside(c.path, tk.path)) users.emplace_back(toolkit_label(tk), *m);
         } else if (c.location == "pip") {
-            for (const auto& fw : s.frameworks)
-                if (auto m = fw.cuda ? major_of(*fw.cuda) : std::nullopt; m && inside(c.path, fw.python))
-                    users.emplace_back(fw.name + " " + fw.version, *m);
+            for (const auto* fw : pip_cudnn_users(s, c))
+                if (auto m = fw->cuda ? major_of(*fw->cuda) : std::nullopt) users.emplace_back(fw->name + " " + fw->version, *m);
         } else if (const auto* tk = default_toolkit(s)) {
             if (auto m = major_of(tk->version)) users.emplace_back(toolkit_label(*tk), *m);
         }
-        // What it is built for: its own record (wheel name, package), else every CUDA major the release supports.
+        // What it is built for: its own record (the CUDA libraries it links or opens, its wheel or
+        // package name), else every CUDA major its release supports. A bare major (libcudnn.so.9
+        // alone) names no release: the KB cannot say which CUDA it is for.
         std::vector<int> built;
-        if (auto m = major_of(c.cuda_major); m && c.location != "toolkit") built = {*m};
-        else built = kb.cuda_majors_for_cudnn(*cv);
+        if (auto m = major_of(c.cuda_major)) built = {*m};
+        else if (cv->size() >= 2) built = kb.cuda_majors_for_cudnn(release_of(*cv));
         if (built.empty()) continue;
         for (const auto& [who, major] : users) {
             if (std::find(built.begin(), built.end(), major) != built.end()) continue;
@@ -48,7 +77,14 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
             if (c.location == "pip")
                 fix =
                     fmt::format("python3 -m pip install --force-reinstall 'nvidia-cudnn-cu{}'   # the cuDNN wheel of {}'s CUDA", major, who);
-            else fix = recipe::cudnn_fix(s, *cv, Version({major}), kb);
+            else fix = recipe::cudnn_fix(s, release_of(*cv), Version({major}), kb);
+            // A copy inside the toolkit folder shadows any other cuDNN for whatever uses that
+            // toolkit's lib folder: it goes, or the new one is never loaded.
+            if (c.location == "toolkit")
+                fix = fmt::format(
+                    "# remove the copy built for CUDA {0} from the toolkit first (it shadows any other cuDNN):\n"
+                    "sudo rm -f {1}/libcudnn* {1}/../include/cudnn*.h\n{2}",
+                    majors, c.path, fix);
             out.push_back(finding(fmt::format("cuDNN {} at {} is built for CUDA {}, but {} is CUDA {}", c.version, c.path, majors, who, major),
                                   "cuDNN links against one CUDA major's runtime and libraries; loaded by another it fails with "
                                   "\"CUDNN_STATUS_NOT_INITIALIZED\", missing-symbol or \"libcublasLt.so.N: cannot open shared "
@@ -79,7 +115,32 @@ std::vector<Finding> header_library_mismatch(const Snapshot& s, const kb::Kb&) {
     return out;
 }
 
-std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb&) {
+/// cuDNN for the default toolkit `def`: a copy of `c` only where its libraries are known to be
+/// built for def's CUDA major (a cuDNN of another major fails there); else cuDNN for that major
+/// installed by recipe::cudnn_install — c's release where the KB has a build of it for def's
+/// CUDA, else the newest release the KB has for it.
+std::string cudnn_for_default_fix(const Snapshot& s, const snapshot::Cudnn& c, const snapshot::Toolkit& def, const kb::Kb& kb) {
+    const auto def_version = Version::parse(def.version);
+    const auto def_major = major_of(def.version);
+    const auto built = major_of(c.cuda_major);
+    if (built && def_major && *built == *def_major)
+        return fmt::format(
+            "# copy it into the default toolkit (its libraries are built for CUDA {2}):\n"
+            "sudo cp -P {0}/../include/cudnn*.h {1}/include/\nsudo cp -P {0}/libcudnn* {1}/lib64/\nsudo ldconfig",
+            c.path, def.path, *built);
+    if (!def_version) return "# install cuDNN built for the default toolkit's CUDA (not a copy of this one)";
+    std::optional<Version> release;
+    if (auto v = Version::parse(c.version); v && v->size() >= 3 && kb.cudnn_supports_cuda(release_of(*v), *def_version).value_or(false))
+        release = release_of(*v);
+    if (!release) release = kb.newest_cudnn_for(*def_version);
+    if (!release)
+        return fmt::format("# install cuDNN built for CUDA {} (a copy of this one is built for another CUDA)", def_version->major());
+    const std::string why = built ? fmt::format("it is built for CUDA {}", *built) : std::string("which CUDA it is built for is unknown");
+    return fmt::format("# do not copy {} into {} ({}); install cuDNN {} built for CUDA {}:\n{}", c.path, def.path, why, release->str(),
+                       def_version->major(), recipe::cudnn_fix(s, *release, Version({def_version->major()}), kb));
+}
+
+std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb& kb) {
     const auto* def = default_toolkit(s);
     const auto systems = std::count_if(s.toolkits.begin(), s.toolkits.end(), [](const auto& tk) { return is_system_toolkit(tk); });
     if (!def || systems < 2) return {};
@@ -94,10 +155,10 @@ std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb&
     return {finding(fmt::format("cuDNN is only in {}, not in the default {}", elsewhere->path, toolkit_label(*def)),
                     "cuDNN was copied into one toolkit's folder; /usr/local/cuda points to another, so builds and programs "
                     "using the default toolkit do not find it (\"libcudnn.so.N: cannot open shared object file\").",
-                    fmt::format("# copy it into the default toolkit (or install the system package libcudnn9-cuda-N):\n"
-                                "sudo cp -P {0}/../include/cudnn*.h {1}/include/\nsudo cp -P {0}/libcudnn* {1}/lib64/\nsudo ldconfig",
-                                elsewhere->path, def->path),
-                    {{elsewhere->path, "cuDNN " + elsewhere->version}, {"/usr/local/cuda", "-> " + def->path}})};
+                    cudnn_for_default_fix(s, *elsewhere, *def, kb),
+                    {{elsewhere->path,
+                      "cuDNN " + elsewhere->version + (elsewhere->cuda_major.empty() ? "" : " for CUDA " + elsewhere->cuda_major)},
+                     {"/usr/local/cuda", "-> " + def->path}})};
 }
 
 }  // namespace
@@ -106,14 +167,17 @@ std::vector<Rule> cudnn_rules() {
     return {
         {"cudnn-cuda-mismatch", Layer::cudnn, Severity::error,
          "a cuDNN built for another CUDA major than the toolkit or framework that loads it",
-         "Compares each cuDNN copy's CUDA major (its wheel or package name, else the majors its release supports, "
-         "data/cudnn_cuda.tsv) with the toolkit it sits in or the framework that loads it.",
+         "Compares each cuDNN copy's CUDA major (the cuBLAS / NVRTC its libraries link or open, its wheel or package name, "
+         "else the majors its release supports, data/cudnn_cuda.tsv) with the toolkit it sits in or the framework that "
+         "loads it (a pip cuDNN wheel is loaded by the frameworks that require it, never by TensorFlow before 2.14).",
          cudnn_cuda_mismatch},
         {"cudnn-header-library-mismatch", Layer::cudnn, Severity::error, "cuDNN headers and libraries of different versions",
          "cudnn_version.h and the libcudnn.so.X.Y.Z next to it disagree: a half-finished upgrade.", header_library_mismatch},
         {"cudnn-missing-in-default-toolkit", Layer::cudnn, Severity::warning,
          "several toolkits, cuDNN only inside one that is not the default",
-         "Switching /usr/local/cuda loses cuDNN; the fix copies it or installs the system package.", missing_in_default_toolkit},
+         "Switching /usr/local/cuda loses cuDNN; the fix copies it only when its libraries are built for the default "
+         "toolkit's CUDA major, else installs cuDNN built for that major.",
+         missing_in_default_toolkit},
     };
 }
 

@@ -57,6 +57,8 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "driver-too-old", .layer = Layer::driver, .named_by = NamedBy::cause, .confirmed_by = {"driver-too-old-for-framework"}},
     {.id = "missing-libcuda", .layer = Layer::driver, .named_by = NamedBy::cause},
     {.id = "nvcc-not-found", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"toolkit-not-on-path"}},
+    // sudo runs commands with its own secure_path, not the user's PATH: no check rule sees that.
+    {.id = "sudo-secure-path", .layer = Layer::environment, .named_by = NamedBy::cause},
     {.id = "missing-cudart", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"cudart-not-loadable"}},
     {.id = "missing-cudnn", .layer = Layer::cudnn, .named_by = NamedBy::cause},
     {.id = "missing-other-lib", .layer = Layer::toolkit, .named_by = NamedBy::cause},

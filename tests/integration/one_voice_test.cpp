@@ -148,7 +148,9 @@ TEST(OneVoice, CheckFixesAndPlanStepsInstallWithTheSameCommands) {
         for (const auto& f : check["findings"]) {
             const std::string fix = f.value("fix", "");
             const std::string layer = installed_layer(fix);
-            if (layer.empty()) continue;
+            // check's cuDNN fixes keep the release a copy has (a program linked to libcudnn.so.8 needs
+            // cuDNN 8), plan picks the newest: cudnn_rules_test holds them to recipe::cudnn_install.
+            if (layer.empty() || layer == "cudnn") continue;
             std::vector<std::string> args = {"--need", "opencv"};
             std::smatch hit;
             if (layer == "driver") {

@@ -1,0 +1,96 @@
+// check on machines where cuDNN was copied into a toolkit folder: the CUDA a copy is built for is
+// read from its own libraries (the cuBLAS its sub-libraries link), never from the folder it was
+// copied into, and no fix copies cuDNN across CUDA majors (tests/fixtures/README.md tells each
+// machine's story).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "support/json_query.hpp"
+
+namespace cudoctor::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kCopied = "ubuntu2204-cudnn8-copied-cuda12";
+
+RunResult check_root(const std::string& scenario, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args{"check", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/" + scenario};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto run = run_cudoctor(args);
+    EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.describe() << "\n" << run.err;
+    return run;
+}
+
+json check_json(const std::string& scenario) { return json::parse(check_root(scenario, {"--json"}).out); }
+
+const json* toolkit_cudnn(const json& snap, const std::string& toolkit) {
+    for (const auto& c : snap["cudnn"])
+        if (c["location"] == "toolkit" && c["path"].get<std::string>().starts_with(toolkit)) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(CudnnCopied, TheCopysCudaMajorComesFromTheCublasItLinks) {
+    const auto snap = check_json(kCopied);
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["version"], "8.9.7");
+    EXPECT_EQ((*c)["cuda_major"], "11");  // not the folder's 12
+    bool linked = false;
+    for (const auto& e : (*c)["evidence"]) linked = linked || e["detail"].get<std::string>().find("libcublas") != std::string::npos;
+    EXPECT_TRUE(linked) << c->dump(2);
+}
+
+TEST(CudnnCopied, CheckSaysItIsACuda11BuildInACuda12Toolkit) {
+    const auto snap = check_json(kCopied);
+    const json* f = finding(snap, "cudnn-cuda-mismatch");
+    ASSERT_NE(f, nullptr) << snap["findings"].dump(2);
+    EXPECT_EQ((*f)["severity"], "error");
+    const std::string title = (*f)["title"];
+    EXPECT_NE(title.find("cuDNN 8.9.7 at /usr/local/cuda-12.4/targets/x86_64-linux/lib is built for CUDA 11"), std::string::npos) << title;
+    EXPECT_NE(title.find("is CUDA 12"), std::string::npos) << title;
+    const std::string fix = (*f)["fix"];
+    EXPECT_NE(fix.find("libcudnn8=8.9.7*+cuda12*"), std::string::npos) << fix;  // the CUDA 12 build of the same release
+    EXPECT_EQ(fix.find("cuda11"), std::string::npos) << fix;
+    // The text report labels the copy by what it is built for.
+    const std::string text = check_root(kCopied).out;
+    EXPECT_NE(text.find("for CUDA 11"), std::string::npos) << text;
+    EXPECT_EQ(text.find("for CUDA 12"), std::string::npos) << text;
+}
+
+TEST(CudnnCopied, ACopyWhoseLibrariesSayNothingKeepsItsCudaUnknown) {
+    // toolkits-repo-driver: cuDNN 8.9.7 in the 11.8 toolkit, a stub library naming no cuBLAS.
+    const auto snap = check_json("toolkits-repo-driver");
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-11.8");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "");  // not the folder's 11
+    EXPECT_EQ(finding(snap, "cudnn-cuda-mismatch"), nullptr) << snap["findings"].dump(2);
+}
+
+TEST(CudnnCopied, ACudnn9CopyNamesTheCublasLtItOpens) {
+    // ubuntu2204-rtx4060ti: cuDNN 9.1.0 in the 12.4 toolkit; its engines library names libcublasLt.so.12.
+    const auto snap = check_json("ubuntu2204-rtx4060ti");
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "12");
+    bool opens = false;
+    for (const auto& e : (*c)["evidence"]) opens = opens || e["detail"] == "opens libcublasLt.so.12";
+    EXPECT_TRUE(opens) << c->dump(2);
+}
+
+TEST(CudnnCopied, MissingInDefaultToolkitInstallsForTheDefaultsCudaInsteadOfCopying) {
+    // toolkits-repo-driver: cuDNN 8.9.7 only in the 11.8 toolkit, /usr/local/cuda -> 12.4.
+    const auto snap = check_json("toolkits-repo-driver");
+    const json* f = finding(snap, "cudnn-missing-in-default-toolkit");
+    ASSERT_NE(f, nullptr) << snap["findings"].dump(2);
+    const std::string fix = (*f)["fix"];
+    EXPECT_EQ(fix.find("cp "), std::string::npos) << fix;
+    EXPECT_EQ(fix.find("-cuda-N"), std::string::npos) << fix;
+    EXPECT_NE(fix.find("+cuda12*"), std::string::npos) << fix;
+}
+
+}  // namespace cudoctor::test
