@@ -145,9 +145,9 @@ TEST(TorchTf213, NoAndCudaExtraForTensorflow213) {
     EXPECT_NE(commands.find("libcudnn8=8.6"), std::string::npos) << commands;
 }
 
-// Another engineer fixes cudnn-cuda-mismatch blaming torch's pip cuDNN 9 on TensorFlow 2.13; enable
-// this once that lands.
-TEST(TorchTf213, DISABLED_TorchPipCudnnIsNotBlamedOnTensorflow) {
+// torch's pip cuDNN 9 belongs to torch: TensorFlow 2.13 loads the system's cuDNN, so the wheel is
+// not blamed on it.
+TEST(TorchTf213, TorchPipCudnnIsNotBlamedOnTensorflow) {
     const auto c = run_json({"check", "--json", "--root", root(kTf213)});
     EXPECT_EQ(finding(c, "cudnn-cuda-mismatch"), nullptr) << c.at("findings").dump(2);
 }
