@@ -11,6 +11,7 @@
 #include "report/report.hpp"
 #include "rules/rules.hpp"
 #include "snapshot/snapshot_json.hpp"
+#include "snapshot/validate.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -42,7 +43,7 @@ Expected<snapshot::Snapshot> load_snapshot(const std::string& file) {
     // A pipe too: `check --snapshot <(ssh node cudoctor check --json)`.
     auto data = host::read_capped_or_pipe(file, kMaxSnapshotBytes);
     if (!data) return Unexpected<Error>(data.error());
-    auto snap = snapshot::from_json_text(*data);
+    auto snap = snapshot::machine_from_json_text(*data);
     if (!snap) return fail(snap.error().code, file + ": " + snap.error().message);
     return snap;
 }
@@ -69,15 +70,18 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     std::ostringstream to_file;
     std::ostream& sink = options.output ? static_cast<std::ostream&>(to_file) : out;
     if (options.json) report::render_json(snap, sink);
-    else if (options.markdown) report::render_markdown(snap, sink);
+    else if (options.markdown) report::render_markdown(snap, sink, options.snapshot_file);
     else if (options.quiet) sink << report::verdict_line(snap) << "\n";
-    else report::render_text(snap, {options.color && !options.output, options.verbose}, sink);
+    else report::render_text(snap, {options.color && !options.output, options.verbose, options.snapshot_file}, sink);
     if (options.output) {
         if (auto written = host::write_atomically(expand_output(*options.output, snap.hostname), to_file.str()); !written)
             return usage_error(options, out, err, written.error());
     }
 
-    return rules::worst_at_least(snap.findings, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems : ExitStatus::healthy;
+    // A machine that can run nothing on a GPU is a problem as the verdict says (verify fails there too).
+    const bool cannot_run = !report::cannot_run_reason(snap).empty();
+    return cannot_run || rules::worst_at_least(snap.findings, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems
+                                                                                                         : ExitStatus::healthy;
 }
 
 Command add_check_command(CLI::App& app) {

@@ -17,8 +17,16 @@ MachineOptionRefs add_machine_options(CLI::App* cmd, MachineOptions& options, Ma
 }
 
 Expected<host::Host> open_host(const MachineOptions& options) {
-    if (options.root) return host::Host::rooted(*options.root);
-    return host::Host::real();
+    if (!options.root) return host::Host::real();
+    auto host = host::Host::rooted(*options.root);
+    if (!host) return host;
+    // An empty folder or the wrong one would probe as a machine with nothing on it: a clean bill
+    // of health for a machine that is not there. A machine image has the folders of a Linux root.
+    for (const char* dir : kMachineImageFolders)
+        if (host->is_dir(std::string("/") + dir)) return host;
+    return fail(Errc::usage, *options.root +
+                                 ": not a machine image (a folder laid out like /: it has none of /etc, /usr, /proc, "
+                                 "/sys, /var, /opt)");
 }
 
 Expected<Machine> open_machine(const MachineOptions& options, const MachineParts& parts) {

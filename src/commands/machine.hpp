@@ -66,8 +66,13 @@ struct Machine {
     toolkits::Inventory inventory;  ///< when MachineParts::inventory asked for it
 };
 
+/// The top-level folders of which a --root image must have at least one (every Linux root has
+/// them); an image that has none is refused.
+inline constexpr const char* kMachineImageFolders[] = {"etc", "usr", "proc", "sys", "var", "opt"};
+
 /// This machine, or the image under --root. Errc::not_found when the root folder does not
-/// exist (Host::rooted's error).
+/// exist (Host::rooted's error); Errc::usage, "DIR: not a machine image (…)", when it has none of
+/// kMachineImageFolders (an empty folder, a project folder named by mistake).
 [[nodiscard]] Expected<host::Host> open_host(const MachineOptions& options);
 
 /// Loads the KB (built in, --kb DIR over it), opens the Host (open_host) and probes what `parts`

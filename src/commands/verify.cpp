@@ -35,6 +35,8 @@ Expected<verify::Report> load_report(const std::string& file) {
     if (!data) return Unexpected<Error>(data.error());
     auto report = verify::from_json_text(*data);
     if (!report) return fail(report.error().code, file + ": " + report.error().message);
+    // verify always runs level 1: a report without levels would render as a PASS of nothing.
+    if (report->levels.empty()) return fail(Errc::parse, file + ": not a cudoctor verify report (no level in \"levels\")");
     return report;
 }
 

@@ -8,6 +8,7 @@
 #include "formats/json_text.hpp"
 #include "host/files.hpp"
 #include "snapshot/snapshot_json.hpp"
+#include "snapshot/validate.hpp"
 
 namespace cudoctor::fleet {
 namespace fs = std::filesystem;
@@ -50,7 +51,7 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     const std::string& data = *read;
     const std::size_t got = data.size();
     if (data.find_first_not_of(" \t\r\n") == std::string::npos) return fail(Errc::truncated, "empty file");
-    auto snap = snapshot::from_json_text(data);
+    auto snap = snapshot::machine_from_json_text(data);
     if (!snap && snap.error().code == Errc::parse && snap.error().message == "not a JSON document") {
         // Distinguish a cut-off file (a copy interrupted, a full disk) from other garbage: a
         // truncated document is a valid prefix, so the parser fails at its very end.

@@ -84,6 +84,13 @@ void read_kernel(Context& ctx) {
     if (text::contains(lowered, "microsoft") || text::contains(lowered, "wsl")) {
         p.wsl = true;
         p.evidence.push_back({"/proc/sys/kernel/osrelease", "WSL kernel: " + p.kernel});
+        // WSL2 shows its GPU as no PCI device: the paravirtual /dev/dxg (a character device; in a
+        // machine image a plain file, so "exists" is the test) and the Windows driver's libcuda.
+        const bool dxg = ctx.host.exists("/dev/dxg");
+        const auto libcuda = ctx.host.glob("/usr/lib/wsl/lib", "libcuda.so*");
+        p.wsl_gpu = dxg && !libcuda.empty();
+        if (dxg) p.evidence.push_back({"/dev/dxg", "present: the WSL2 GPU device"});
+        if (!libcuda.empty()) p.evidence.push_back({libcuda.front(), "the Windows NVIDIA driver's libcuda"});
     }
 }
 

@@ -146,7 +146,24 @@ DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::
         const int own = release && release->distro_driver_branch ? *release->distro_driver_branch : 0;
         const bool own_fits =
             own > 0 && own >= need.min_branch.value_or(0) && (!facts.branch || own <= *facts.branch) && !facts.some_need_open;
-        if (own_fits) {
+        // The oldest GPU's last branch (Kepler: 470) as Debian packages it (nvidia-tesla-470-driver),
+        // where this release has it and it is new enough for the CUDA in use.
+        const auto legacy = !own_fits && release && facts.branch && *facts.branch >= need.min_branch.value_or(0)
+                                ? kb.package_name(fmt::format("debian_driver_{}_{}", release->codename, *facts.branch), {})
+                                : std::nullopt;
+        if (legacy) {
+            out.source = DriverSource::distribution;
+            out.branch = *facts.branch;
+            out.open = false;
+            out.notes.push_back(
+                fmt::format("These GPUs' last driver branch is {}: Debian packages it as {} (non-free); its own "
+                            "nvidia-driver ({}) no longer supports them.",
+                            out.branch, *legacy, own));
+            out.commands.emplace_back(
+                "sudo add-apt-repository -y contrib && sudo add-apt-repository -y non-free && sudo add-apt-repository -y non-free-firmware");
+            out.commands.emplace_back("sudo apt-get update");
+            out.commands.push_back("sudo apt-get install -y linux-headers-$(uname -r) " + *legacy);
+        } else if (own_fits) {
             out.source = DriverSource::distribution;
             out.branch = own;
             out.open = false;

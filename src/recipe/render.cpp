@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/text.hpp"
 #include "report/style.hpp"
 
 namespace cudoctor::recipe {
@@ -21,6 +22,33 @@ std::string single_quoted(const std::string& s) {
     std::string out = "'";
     for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
+}
+
+// `set -e` does not stop a script at a failing command that is not the last of an && list
+// (`v=$(…) && [ … ] && echo ok` fails silently and the next step runs): every check, and every
+// command with an && list, runs as the condition of an `if` that stops the script. The newline
+// before the closing brace keeps a trailing "# comment" of the command from swallowing it.
+std::string stopping_command(const std::string& command, const std::string& message) {
+    if (command.starts_with("#") || command.find("&&") == std::string::npos) return command + "\n";
+    return "if ! { " + command + "\n}; then echo " + single_quoted(message) + " >&2; exit 1; fi\n";
+}
+
+// A check is judged by the last command of each pipeline (`ldconfig -p | grep -q libcudart`:
+// under pipefail ldconfig's SIGPIPE, when grep stops at the first match, would fail it).
+std::string stopping_check(const std::string& check, const std::string& message) {
+    return "if ! ( set +o pipefail\n" + check + "\n); then echo " + single_quoted(message) + " >&2; exit 1; fi\n";
+}
+
+// A machine that shows no GPU (a VM without passthrough) gets no driver step: say so, and what
+// the machine can still do, instead of letting an empty step list read as "all there".
+std::string no_gpu_lines(const Target& t) {
+    if (t.gpu_visible) return {};
+    const std::string machine = t.virtualization.empty() ? "machine" : t.virtualization + " virtual machine";
+    return fmt::format(
+        "No GPU: this {} sees no NVIDIA GPU: there is no GPU to install a driver for, and nothing installed here runs on a GPU.\n"
+        "  What it can do: CPU-only builds and runs, or compile CUDA code (nvcc needs no GPU) to run on a GPU machine.\n"
+        "  To run CUDA here, pass the GPU through to it (PCI passthrough or vGPU), then plan again.\n",
+        machine);
 }
 
 }  // namespace
@@ -67,8 +95,12 @@ void render_text(const Recipe& plan, const Request& request, const Prediction& p
         for (const auto& k : plan.skipped) out << fmt::format("  {:<10} {}: {}\n", k.layer, k.what, k.reason);
     }
     for (const auto& w : plan.warnings) out << "\nwarning: " << w << "\n";
+    const std::string no_gpu = no_gpu_lines(plan.target);
+    if (!no_gpu.empty()) out << "\n" << no_gpu;
     out << "\nSteps\n";
-    if (plan.steps.empty()) out << "  nothing to do: this machine already has the set\n";
+    if (plan.steps.empty())
+        out << (no_gpu.empty() ? "  nothing to do: this machine already has the set\n"
+                               : "  nothing to install: the rest of the set is here, and there is no GPU for a driver\n");
     int n = 0;
     for (const auto& s : plan.steps) {
         out << fmt::format("\n{}. {}\n", ++n, s.title);
@@ -154,6 +186,14 @@ void render_script(const Recipe& plan, const Request& request, std::ostream& out
     }
     for (const auto& c : plan.chosen) out << "# " << c.layer << ": " << c.value << " — " << c.reason << "\n";
     for (const auto& k : plan.kept) out << "# stays: " << k.layer << " " << k.what << " — " << k.reason << "\n";
+    if (const std::string no_gpu = no_gpu_lines(plan.target); !no_gpu.empty()) {
+        std::string_view rest = no_gpu;
+        while (!rest.empty()) {
+            const auto nl = rest.find('\n');
+            out << "# " << text::trim(rest.substr(0, nl)) << "\n";
+            rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        }
+    }
     out << "from_step=${1:-1}   # after a reboot: bash plan.sh <next step>\n";
     int n = 0;
     for (const auto& s : plan.steps) {
@@ -169,14 +209,15 @@ void render_script(const Recipe& plan, const Request& request, std::ostream& out
                 out << c << "\nexit 0\n";
                 continue;
             }
-            out << c << "\n";
+            out << stopping_command(c, fmt::format("cudoctor plan: step {} failed: {}", n, c));
         }
         out << "fi\n";
         if (!s.checks.empty()) {
             // After a reboot the checks of the step before it open the next run.
             out << "if [ \"$from_step\" -le " << (s.reboot ? n + 1 : n) << " ]; then\n";
             out << "# check step " << n << " before going on\n";
-            for (const auto& c : s.checks) out << c << "\n";
+            for (const auto& c : s.checks)
+                out << stopping_check(c, fmt::format("cudoctor plan: step {}'s check failed, stopping before step {}: {}", n, n + 1, c));
             out << "fi\n";
         }
     }

@@ -5,9 +5,11 @@
 #include "report/summary.hpp"
 
 namespace cudoctor::report {
-void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
+void render_markdown(const snapshot::Snapshot& snap, std::ostream& out, const std::optional<std::string>& snapshot_file) {
     using detail::describe;
-    out << "### cudoctor " << snap.tool_version << " report\n\n";
+    out << "### cudoctor " << snap.tool_version << " report";
+    if (snapshot_file) out << " on " << markdown_cell(machine_heading(snap, snapshot_file), "–");
+    out << "\n\n";
     out << "| layer | state |\n|---|---|\n";
     for (const auto& g : snap.gpus) out << "| GPU | " << markdown_cell(describe(g), "–") << " |\n";
     if (snap.gpus.empty()) out << "| GPU | no NVIDIA GPU on the PCI bus |\n";
@@ -33,7 +35,9 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out) {
         for (const auto& n : snap.notes) out << "- " << detail::describe(n) << "\n";
     }
     out << "\n**Findings**\n\n";
-    if (snap.findings.empty()) out << "No problems found.\n";
+    const std::string cannot = cannot_run_verdict(snap);
+    if (!cannot.empty()) out << "**" << cannot << "**\n\n";
+    if (snap.findings.empty() && cannot.empty()) out << "No problems found.\n";
     for (const auto& f : snap.findings) {
         out << fmt::format("- **{}** `{}` {}{}\n", snapshot::to_string(f.severity), f.id, f.title,
                            f.consequence_of.empty() ? "" : fmt::format(" (follows from `{}`)", f.consequence_of));

@@ -37,8 +37,10 @@ class Printer {
 
 void render_findings(const snapshot::Snapshot& snap, Printer& p) {
     p.section("Findings");
+    const std::string cannot = cannot_run_verdict(snap);
+    if (!cannot.empty()) p.bad(cannot);
     if (snap.findings.empty()) {
-        p.ok("no problems found");
+        if (cannot.empty()) p.ok("no problems found");
         return;
     }
     for (const auto& f : snap.findings) {
@@ -65,7 +67,8 @@ void render_findings(const snapshot::Snapshot& snap, Printer& p) {
 
 void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std::ostream& out) {
     Printer p(out, options);
-    out << "cudoctor " << snap.tool_version << " — CUDA stack of " << (snap.root == "/" ? "this machine" : snap.root) << "\n";
+    out << "cudoctor " << snap.tool_version << " — CUDA stack of "
+        << outside_text(machine_heading(snap, options.snapshot_file), Medium::terminal) << "\n";
     for (const auto& o : snap.overrides) out << "  override active: " << o << "\n";
 
     p.section("GPU");

@@ -220,6 +220,7 @@ struct Platform {
     std::vector<int> gcc_installed;  ///< every gcc-N found
     std::string c_compiler;          ///< the cc / gcc PATH finds ("" when none)
     bool wsl = false;
+    bool wsl_gpu = false;        ///< WSL2 with its GPU device: /dev/dxg and /usr/lib/wsl/lib/libcuda.so* are there
     std::string container;       ///< "docker" | "podman" | … | ""
     std::string virtualization;  ///< "vmware" | "oracle" | "kvm" | "microsoft" | … | "" (none seen)
     std::string secure_boot;     ///< "enabled" | "disabled" | "unsupported" (no EFI) | "unknown"

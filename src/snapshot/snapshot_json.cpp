@@ -1,4 +1,5 @@
 #include "snapshot/snapshot_json.hpp"
+#include "snapshot/validate.hpp"
 
 #include <optional>
 
@@ -63,12 +64,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path,
                                                 loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc, gcc_default, gcc_installed,
-                                                c_compiler, wsl, container, virtualization, secure_boot, dkms, evidence)
+                                                c_compiler, wsl, wsl_gpu, container, virtualization, secure_boot, dkms, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence, consequence_of)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, hostname, taken_at, overrides, gpus, driver, toolkits,
                                                 cudnn, frameworks, pythons, environment, platform, notes, findings)
 
-nlohmann::json to_json_value(const Snapshot& snap) { return snap; }
+nlohmann::json to_json_value(const Snapshot& snap) {
+    nlohmann::json j = snap;
+    j["kind"] = std::string(kMachineKind);  // what the readers require (validate.hpp)
+    return j;
+}
 
 Expected<Snapshot> from_json_text(std::string_view text) {
     auto j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -1,0 +1,132 @@
+// `plan` says what it really does: the driver step's title and its package come from one value
+// on Debian 12 (Kepler's nvidia-tesla-470-driver, Ada's 580 open modules from NVIDIA's
+// repository), a VM without a GPU is told why nothing is installed for the GPU, and the script
+// stops at a failing check (run by the real bash with a fake nvidia-smi reporting an old driver).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/run_cudoctor.hpp"
+#include "support/temp_dir.hpp"
+
+namespace cudoctor::test::plan_script {
+namespace {
+
+using nlohmann::json;
+
+std::string root(const std::string& scenario) { return std::string(CUDOCTOR_ROOTS_DIR) + "/" + scenario; }
+
+json plan_json(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"plan", "--json"};
+    all.insert(all.end(), args.begin(), args.end());
+    auto run = run_cudoctor(all);
+    EXPECT_EQ(run.exit_code, 0) << run.describe() << "\n" << run.err << run.out;
+    auto j = json::parse(run.out, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << run.out;
+    return j;
+}
+
+const json* driver_step(const json& plan) {
+    for (const auto& s : plan["steps"])
+        if (s["layer"] == "driver") return &s;
+    return nullptr;
+}
+
+std::string joined(const json& lines) {
+    std::string out;
+    for (const auto& c : lines) out += c.get<std::string>() + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST(PlanScript, KeplerOnDebian12GetsDebiansTesla470Driver) {
+    // nouveau: a machine with no nvidia driver, so the plan has a driver step.
+    auto p = plan_json({"--root", root("nouveau"), "--gpu", "3.5", "--framework", "torch", "--os", "debian-12"});
+    const json* step = driver_step(p);
+    ASSERT_NE(step, nullptr) << p.dump(1);
+    EXPECT_TRUE((*step)["title"].get<std::string>().starts_with("NVIDIA driver 470")) << (*step)["title"];
+    const std::string cmds = joined((*step)["commands"]);
+    EXPECT_NE(cmds.find("sudo apt-get install -y linux-headers-$(uname -r) nvidia-tesla-470-driver\n"), std::string::npos) << cmds;
+    EXPECT_EQ(cmds.find(" nvidia-driver"), std::string::npos) << "Debian's nvidia-driver is 535: no Kepler\n" << cmds;
+    EXPECT_EQ(cmds.find("cuda-drivers"), std::string::npos) << "NVIDIA's debian12 repository has no 470\n" << cmds;
+    EXPECT_EQ(p["versions"]["driver_branch"], 470);
+
+    // Ubuntu 22.04 has its own per-branch package.
+    auto u = plan_json({"--root", root("nouveau"), "--gpu", "3.5", "--framework", "torch", "--os", "ubuntu-22.04"});
+    const json* ustep = driver_step(u);
+    ASSERT_NE(ustep, nullptr);
+    EXPECT_TRUE((*ustep)["title"].get<std::string>().starts_with("NVIDIA driver 470")) << (*ustep)["title"];
+    EXPECT_NE(joined((*ustep)["commands"]).find("sudo apt-get install -y nvidia-driver-470\n"), std::string::npos)
+        << joined((*ustep)["commands"]);
+}
+
+TEST(PlanScript, AdaOnDebian12InstallsTheBranchItsTitleNames) {
+    auto p = plan_json({"--root", root("nouveau"), "--gpu", "RTX 4090", "--framework", "torch==2.4", "--os", "debian-12"});
+    const json* step = driver_step(p);
+    ASSERT_NE(step, nullptr) << p.dump(1);
+    const std::string title = (*step)["title"];
+    const std::string cmds = joined((*step)["commands"]);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(title, m, std::regex("^NVIDIA driver ([0-9]+)( with the open kernel modules)?"))) << title;
+    const std::string branch = m[1];
+    const bool open = m[2].matched;
+    // The package installs the branch (and module flavour) of the title: Debian's own
+    // nvidia-driver is branch 535 (proprietary modules), NVIDIA's repository names its branch.
+    const bool debians_own = cmds.find("install -y linux-headers-$(uname -r) nvidia-driver ") != std::string::npos;
+    if (debians_own) {
+        EXPECT_EQ(branch, "535") << title << "\n" << cmds;
+        EXPECT_FALSE(open) << title;
+    } else {
+        EXPECT_NE(cmds.find(open ? "nvidia-open-" + branch : "cuda-drivers-" + branch), std::string::npos) << title << "\n" << cmds;
+    }
+    EXPECT_EQ(p["versions"]["driver_branch"], std::stoi(branch));
+    // 535 supports Ada and runs torch 2.4's cu121 (≥ 530.30.02): Debian's own driver is the answer.
+    EXPECT_TRUE(debians_own) << cmds;
+}
+
+TEST(PlanScript, VmWithoutGpuIsToldWhyNothingIsInstalledForTheGpu) {
+    auto run = run_cudoctor({"plan", "--root", root("vmware-no-gpu"), "--gpu", "8.9", "--cuda", "12.4"});
+    EXPECT_EQ(run.exit_code, 0) << run.describe() << run.err << run.out;
+    EXPECT_EQ(run.out.find("already has the set"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("this vmware virtual machine sees no NVIDIA GPU: there is no GPU to install a driver for"), std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("pass the GPU through"), std::string::npos) << run.out;
+}
+
+TEST(PlanScript, ScriptStopsAtAFailingDriverCheck) {
+    // nouveau: step 1 installs the driver and reboots; `bash plan.sh 2` opens with step 1's checks.
+    auto run = run_cudoctor({"plan", "--root", root("nouveau"), "--framework", "torch==2.4", "--format", "script"});
+    ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+    ASSERT_NE(run.out.find("# ---- step 2:"), std::string::npos) << run.out;
+    TempDir tmp;
+    const auto script = tmp.write("plan.sh", run.out);
+    const auto log = (tmp.path() / "calls.log").string();
+    // Every command the later steps would run is recorded instead of run.
+    const std::string recorder = "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> " + log + "\n";
+    for (const char* tool : {"sudo", "apt-get", "pip", "pip3", "python", "python3", "wget", "curl", "dpkg"})
+        tmp.write(std::string("bin/") + tool, recorder, true);
+    // The driver there is 470: too old for CUDA 12.
+    tmp.write("bin/nvidia-smi", "#!/bin/sh\ncase \"$*\" in *driver_version*) echo 470.256.02 ;; *) echo 'NVIDIA-SMI 470.256.02' ;; esac\n",
+              true);
+    const std::vector<std::string> env = {"PATH=" + (tmp.path() / "bin").string() + ":/usr/bin:/bin", "HOME=" + tmp.str()};
+
+    auto after_reboot = run_program("/bin/bash", {script.string(), "2"}, env, std::chrono::seconds(30));
+    EXPECT_EQ(after_reboot.exit_code, 1) << after_reboot.describe() << after_reboot.out << after_reboot.err;
+    EXPECT_NE(after_reboot.err.find("cudoctor plan: step 1's check failed, stopping before step 2"), std::string::npos) << after_reboot.err;
+    EXPECT_FALSE(std::filesystem::exists(log)) << "a later step ran:\n" << std::ifstream(log).rdbuf();
+    EXPECT_EQ(after_reboot.out.find("every step done"), std::string::npos) << after_reboot.out;
+
+    // With a new enough driver the same check passes and the script goes on (into the recorders).
+    tmp.write("bin/nvidia-smi", "#!/bin/sh\ncase \"$*\" in *driver_version*) echo 580.95.05 ;; *) echo 'NVIDIA-SMI 580.95.05' ;; esac\n",
+              true);
+    auto good = run_program("/bin/bash", {script.string(), "2"}, env, std::chrono::seconds(30));
+    EXPECT_EQ(good.err.find("step 1's check failed"), std::string::npos) << good.err;
+    EXPECT_TRUE(std::filesystem::exists(log)) << good.describe() << good.out << good.err;
+}
+
+}  // namespace cudoctor::test::plan_script
