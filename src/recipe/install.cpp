@@ -282,16 +282,26 @@ CudnnInstall cudnn_install(const Distro& d, const Version& version, const Versio
             pkgs = {fmt::format("libcudnn{}-cuda-{}{}", version.major(), major, pin),
                     fmt::format("libcudnn{}-dev-cuda-{}{}", version.major(), major, pin)};
         } else {
-            pkgs = {fmt::format("libcudnn8={}*+cuda{}*", pinned ? v : "8", major),
-                    fmt::format("libcudnn8-dev={}*+cuda{}*", pinned ? v : "8", major)};
+            // NVIDIA's libcudnn8 versions name the CUDA build after the release (8.9.7.29-1+cuda12.2,
+            // 8.9.7.29-1+cuda11.8). apt matches a version only exactly or by a trailing '*' (a '*' in
+            // the middle is "Version … was not found", and a prefix alone picks the newest CUDA
+            // build): the exact version is read from the repository first.
+            pkgs = {"libcudnn8=$cudnn8", "libcudnn8-dev=$cudnn8"};
         }
         out.title = fmt::format("cuDNN {} for CUDA {} (packages from NVIDIA's repository)", v, major);
         out.notes.emplace_back("The keyring step is the one people forget: without it apt cannot find or trust the cuDNN packages.");
         if (pinned) out.notes.emplace_back("Pinned to this release and held, so apt upgrade does not move cuDNN under the framework.");
         for (auto& line : keyring_commands(d, repo, kb)) out.commands.push_back(std::move(line));
+        if (version.major() < 9) {
+            std::string release = pinned ? v : "8";
+            for (std::size_t at = 0; (at = release.find('.', at)) != std::string::npos; at += 2) release.replace(at, 1, "\\.");
+            out.commands.push_back(
+                fmt::format("cudnn8=$(apt-cache madison libcudnn8 | awk '{{print $3}}' | grep -m1 -E '^{}\\.[0-9.]*-1\\+cuda{}\\.')",
+                            release, major));
+        }
         std::string install = "sudo apt-get install -y", hold = "sudo apt-mark hold";
         for (const auto& p : pkgs) {
-            install += p.find('=') == std::string::npos ? " " + p : " '" + p + "'";
+            install += p.find('=') == std::string::npos ? " " + p : p.find('$') != std::string::npos ? " \"" + p + "\"" : " '" + p + "'";
             hold += " " + p.substr(0, p.find('='));
         }
         out.commands.push_back(install);
