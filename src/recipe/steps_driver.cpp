@@ -75,7 +75,10 @@ void add_driver_step(StepContext& ctx) {
     s.reboot = install.reboot;
 
     const auto modules = ctx.kb.kernel_modules_for(t.architecture);
-    const bool own_branch = install.source == DriverSource::distribution && t.distro.debian();
+    // Debian's own nvidia-driver (535 on Debian 12), not its legacy nvidia-tesla-470-driver.
+    const auto release = ctx.kb.distro_release(t.distro.id, t.distro.version);
+    const bool own_branch =
+        install.source == DriverSource::distribution && t.distro.debian() && release && release->distro_driver_branch == install.branch;
     plan.chosen.push_back(
         {"driver", fmt::format("branch {}{}", install.branch, install.open ? " (open kernel modules)" : ""),
          fmt::format("{}; {}", t.driver ? "the installed " + t.driver->str() + " is older than " + need->str() : "no driver is installed",

@@ -45,8 +45,9 @@ std::string joined(const json& lines) {
 }  // namespace
 
 TEST(PlanScript, KeplerOnDebian12GetsDebiansTesla470Driver) {
-    // nouveau: a machine with no nvidia driver, so the plan has a driver step.
-    auto p = plan_json({"--root", root("nouveau"), "--gpu", "3.5", "--framework", "torch", "--os", "debian-12"});
+    // nouveau: a machine with no nvidia driver, so the plan has a driver step. A Tesla K80
+    // (compute 3.7): torch 1.12's wheels carry sm_37, none carries sm_35.
+    auto p = plan_json({"--root", root("nouveau"), "--gpu", "3.7", "--framework", "torch", "--os", "debian-12"});
     const json* step = driver_step(p);
     ASSERT_NE(step, nullptr) << p.dump(1);
     EXPECT_TRUE((*step)["title"].get<std::string>().starts_with("NVIDIA driver 470")) << (*step)["title"];
@@ -55,9 +56,23 @@ TEST(PlanScript, KeplerOnDebian12GetsDebiansTesla470Driver) {
     EXPECT_EQ(cmds.find(" nvidia-driver"), std::string::npos) << "Debian's nvidia-driver is 535: no Kepler\n" << cmds;
     EXPECT_EQ(cmds.find("cuda-drivers"), std::string::npos) << "NVIDIA's debian12 repository has no 470\n" << cmds;
     EXPECT_EQ(p["versions"]["driver_branch"], 470);
+    for (const auto& c : p["chosen"])
+        if (c["layer"] == "driver" && c["value"].get<std::string>().starts_with("branch"))
+            EXPECT_EQ(c["reason"].get<std::string>().find("the distribution's own driver branch"), std::string::npos)
+                << "Debian 12's own branch is 535: " << c["reason"];
+
+    // With compute 3.5 no torch wheel runs at all (1.12 starts at sm_37): refused, not a driver
+    // for nothing. The toolkit-only recipe still installs the 470 driver from Debian.
+    const auto refused =
+        run_cudoctor({"plan", "--json", "--root", root("nouveau"), "--gpu", "3.5", "--framework", "torch", "--os", "debian-12"});
+    EXPECT_EQ(refused.exit_code, 1) << refused.out;
+    const json toolkit = plan_json({"--root", root("nouveau"), "--gpu", "3.5", "--os", "debian-12"});
+    const json* tstep = driver_step(toolkit);
+    ASSERT_NE(tstep, nullptr) << toolkit.dump(1);
+    EXPECT_NE(joined((*tstep)["commands"]).find("nvidia-tesla-470-driver"), std::string::npos) << joined((*tstep)["commands"]);
 
     // Ubuntu 22.04 has its own per-branch package.
-    auto u = plan_json({"--root", root("nouveau"), "--gpu", "3.5", "--framework", "torch", "--os", "ubuntu-22.04"});
+    auto u = plan_json({"--root", root("nouveau"), "--gpu", "3.7", "--framework", "torch", "--os", "ubuntu-22.04"});
     const json* ustep = driver_step(u);
     ASSERT_NE(ustep, nullptr);
     EXPECT_TRUE((*ustep)["title"].get<std::string>().starts_with("NVIDIA driver 470")) << (*ustep)["title"];
