@@ -247,7 +247,10 @@ TEST(KbTorch, WheelsOfARelease) {
 
     const auto cu128 = builtin_kb().torch_wheel(v("2.8.0"), "cu128");
     ASSERT_TRUE(cu128);
-    EXPECT_EQ(cu128->cuda_archs, (std::vector<std::string>{"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}));
+    // Volta stayed in 2.8's CUDA 12.8 builds (pytorch/pytorch#160269); 2.11 dropped it.
+    EXPECT_EQ(cu128->cuda_archs, (std::vector<std::string>{"7.0", "7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}));
+    EXPECT_EQ(builtin_kb().torch_wheel(v("2.11.0"), "cu128")->cuda_archs,
+              (std::vector<std::string>{"7.5", "8.0", "8.6", "9.0", "10.0", "12.0"}));
     EXPECT_FALSE(cu128->ptx);
     const auto cu129 = builtin_kb().torch_wheel(v("2.8"), "cu129");
     EXPECT_TRUE(cu129->ptx);

@@ -176,11 +176,12 @@ TEST(TorchArchCheckAndPlan, UnknownListSaysLessAndTheSameThingTwice) {
 
 TEST(TorchArchCheckAndPlan, TorchMissingFromTheKbIsJudgedByItsCuda) {
     // A release the tables do not know (a nightly): its CUDA still proves what it cannot hold.
-    const auto s = rtx5090_with_torch(builtin(), "2.3.0.dev20240101+cu121", "12.1");
+    // 1.11 is older than every row of pytorch_cuda.tsv.
+    const auto s = rtx5090_with_torch(builtin(), "1.11.0+cu113", "11.3");
     const auto* f = arch_finding(rules::evaluate(s, builtin()));
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(f->severity, snapshot::Severity::info);
-    EXPECT_NE(f->why.find("CUDA 12.1, which cannot target sm_120"), std::string::npos) << f->why;
+    EXPECT_NE(f->why.find("CUDA 11.3, which cannot target sm_120"), std::string::npos) << f->why;
 }
 
 // Every torch wheel of the built-in KB on several GPUs: the rule fires exactly where plan refuses
