@@ -91,8 +91,17 @@ std::optional<bool> repository_available(const std::string& repository, const Ma
     return std::nullopt;
 }
 
-/// An apt package name the KB's tables know for this machine, or why not.
-std::string check_apt_package(const std::string& package, const Machine& m, const cudoctor::kb::Kb& kb) {
+/// An apt package name the KB's tables know for this machine, or why not. `name=` (the version
+/// left to a variable read from `apt-cache madison` at run time) is checked by its name.
+std::string check_apt_package(const std::string& package_in, const Machine& m, const cudoctor::kb::Kb& kb) {
+    const bool version_at_run_time = package_in.ends_with("=");
+    const std::string package = version_at_run_time ? package_in.substr(0, package_in.size() - 1) : package_in;
+    // apt-get matches PKG=VERSION exactly or by a trailing '*' only: 'libc6=2.36*deb12*' is
+    // "E: Version '2.36*deb12*' for 'libc6' was not found" (apt 2.6, Debian 12).
+    if (const auto eq = package.find('='); eq != std::string::npos) {
+        const auto star = package.find('*', eq);
+        if (star != std::string::npos && star + 1 != package.size()) return package + ": apt matches '*' only at the end of a version";
+    }
     std::set<std::string> branches;
     for (const auto& r : kb.toolkit_releases())
         if (r.driver_branch.starts_with("R")) branches.insert(r.driver_branch.substr(1));
@@ -108,17 +117,19 @@ std::string check_apt_package(const std::string& package, const Machine& m, cons
         // The template as a regex, each placeholder a named capture in order.
         std::string re;
         std::vector<std::string> names;
-        for (std::size_t i = 0; i < t.text.size(); ++i) {
-            if (t.text[i] == '{') {
-                const auto close = t.text.find('}', i);
-                names.push_back(t.text.substr(i + 1, close - i - 1));
+        const std::string text = version_at_run_time ? t.text.substr(0, t.text.find('=')) : t.text;
+        for (std::size_t i = 0; i < text.size(); ++i) {
+            const auto& tt = text;
+            if (tt[i] == '{') {
+                const auto close = tt.find('}', i);
+                names.push_back(tt.substr(i + 1, close - i - 1));
                 re += names.back() == "flavour" ? "([a-z0-9-]+)" : names.back() == "cudnn" ? "([0-9.]+)" : "([0-9]+)";
                 i = close;
-            } else if (std::string(".+*?()[]^$|\\").find(t.text[i]) != std::string::npos) {
+            } else if (std::string(".+*?()[]^$|\\").find(tt[i]) != std::string::npos) {
                 re += '\\';
-                re += t.text[i];
+                re += tt[i];
             } else {
-                re += t.text[i];
+                re += tt[i];
             }
         }
         std::smatch match;
@@ -174,9 +185,14 @@ std::string check_pip_requirement(const std::string& req, const std::string& ind
         return "'" + req + "': there is no cuDNN " + std::to_string(version->major()) + " built for CUDA " + std::string(w[1]);
     }
     if (name == "torch") {
-        if (!version) return pinned.empty() ? "" : "'" + req + "': unreadable version";
         const auto slash = index.rfind('/');
         const std::string variant = index.empty() ? "" : index.substr(slash + 1);
+        if (pinned.empty() && !variant.empty() && variant != "cpu") {
+            for (const auto& w : kb.torch_table())
+                if (w.variant == variant) return "";
+            return "no torch wheel of " + variant + " in pytorch_cuda.tsv";
+        }
+        if (!version) return pinned.empty() ? "" : "'" + req + "': unreadable version";
         if (variant.empty() || variant == "cpu") return kb.torch_wheels(*version).empty() ? "no torch " + release + " in the KB" : "";
         return kb.torch_wheel(*version, variant) ? "" : "no torch " + release + " " + variant + " wheel in pytorch_cuda.tsv";
     }
@@ -217,6 +233,15 @@ Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env,
     std::istringstream lines(fix);
     std::string line;
     while (std::getline(lines, line)) {
+        // VAR=$(apt-cache madison PKG | …): the exact version of a package read from the
+        // repository at run time. The package must be one the tables know; the version is not.
+        static const std::regex madison(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)=\$\(apt-cache madison ([a-z0-9.+-]+) .*)");
+        if (std::smatch mm; std::regex_match(line, mm, madison)) {
+            v.installs = true;
+            if (auto why = check_apt_package(mm[2].str() + "=", machine, kb); !why.empty()) v.wrong.push_back(why);
+            env[mm[1]] = "";
+            continue;
+        }
         const auto commands = cudoctor::test::parse_shell_line(line, env);
         if (!commands) {
             v.unprovable.push_back(line);
@@ -227,7 +252,8 @@ Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env,
             const auto& c = (*commands)[ci];
             const auto w = without_sudo(c.words);
             if (w.empty()) continue;
-            const std::string& cmd = w[0];
+            // An interpreter named by its path (/usr/bin/python3, ~/venv/bin/python) is that program.
+            const std::string cmd = w[0].substr(w[0].rfind('/') + 1);
             const auto ops = operands(w);
             std::string printed;
             if (cmd == "export" || cmd == "unset") {
@@ -294,6 +320,17 @@ Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env,
             } else if (cmd == "ldconfig" && w.size() == 1) {
                 v.file_steps = true;
                 if (root && !run_ldconfig(root->path())) v.apply_errors.push_back("ldconfig -r failed");
+            } else if (cmd == "wget" && !ops.empty()) {
+                // Only NVIDIA's keyring package is fetched by a fix: its URL is the template's for this machine.
+                const auto rel = kb.distro_release(machine.os_id, machine.os_version);
+                const auto url = rel ? kb.package_name("cuda_keyring_url", {{"distro", rel->cuda_repo}, {"arch", "x86_64"}}) : std::nullopt;
+                if (!url || ops.back() != *url) v.wrong.push_back(ops.back() + ": not the cuda_keyring_url of this machine's repository");
+            } else if ((cmd == "dpkg" && w.size() == 3 && w[1] == "-i" && w[2].starts_with("cuda-keyring_")) || cmd == "cudoctor" ||
+                       (cmd == "nvcc" && w.size() == 2 && w[1] == "--version")) {
+                // installs what the wget line fetched / prints a plan or a report: changes nothing to prove
+            } else if (cmd == "apt-mark" && ops.size() >= 2 && ops[0] == "hold") {
+                for (std::size_t k = 1; k < ops.size(); ++k)
+                    if (auto why = check_apt_package(ops[k] + "=", machine, kb); !why.empty()) v.wrong.push_back(why);
             } else if ((cmd == "apt-get" || cmd == "apt") && ops.size() >= 1 && ops[0] == "update") {
                 // nothing to prove
             } else if ((cmd == "apt-get" || cmd == "apt") && ops.size() >= 2 && ops[0] == "install") {
@@ -365,7 +402,7 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
                 if (read.installs) ++names_checked;
                 if (!read.unprovable.empty() || fix.empty())
                     unprovable.push_back(where + (read.installs ? " (packages checked; also: " + read.unprovable.front() + ")" : ""));
-                else if (!read.installs) unprovable.push_back(where + " (no commands)");
+                else if (!read.installs) unprovable.push_back(where + (fix.empty() ? " (no fix)" : " (advice: nothing to carry out)"));
                 continue;
             }
             // File and environment steps: carry them out on a copy and look again.
@@ -393,4 +430,20 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
               << list;
     for (const auto& f : failures) ADD_FAILURE() << f;
     EXPECT_GT(proven, 0u);
+    // The fixes nothing here can prove, pinned: a new one is a decision, not an accident. A reboot
+    // or a module reload (the running kernel is not in an image), advice without a command, and
+    // ld.so.conf.d lines whose owner (a package or the user) only the user can pick.
+    std::vector<std::string> pinned_list;
+    for (const auto& u : unprovable) pinned_list.push_back(u.substr(0, u.find(" (")));
+    EXPECT_EQ(pinned_list, (std::vector<std::string>{
+                               "driver-mismatch driver-library-mismatch",
+                               "nouveau nouveau-loaded",
+                               "nouveau gpu-without-driver",
+                               "server-three-toolkits smi-cuda-version-is-not-toolkit",
+                               "server-three-toolkits multiple-cudart-on-loader-path",
+                               "toolkits-repo-driver smi-cuda-version-is-not-toolkit",
+                               "toolkits-repo-driver multiple-cudart-on-loader-path",
+                               "ubuntu2404-cuda118 smi-cuda-version-is-not-toolkit",
+                               "vmware-no-gpu vm-without-gpu-passthrough",
+                           }));
 }
