@@ -184,6 +184,7 @@ std::vector<std::string> library_names_in(std::string_view bytes, const std::vec
     }
     std::sort(found.begin(), found.end());
     std::vector<std::string> out;
+    out.reserve(found.size());
     for (auto& f : found) out.push_back(std::move(f.second));
     return out;
 }
