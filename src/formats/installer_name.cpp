@@ -1,9 +1,10 @@
-#include "installer/installer_name.hpp"
+#include "formats/installer_name.hpp"
 
 #include <algorithm>
-#include <regex>
 
-namespace cudoctor::installer {
+#include <re2/re2.h>
+
+namespace cudoctor::formats {
 namespace {
 
 std::string base_name(std::string_view path) {
@@ -14,33 +15,38 @@ std::string base_name(std::string_view path) {
 }  // namespace
 
 InstallerName read_installer_name(std::string_view path, std::string_view label, std::string_view version_string) {
+    // RE2: linear time on any input (std::regex's recursive matcher overflowed the stack on a
+    // 100 kB makeself label).
     const auto name = base_name(path);
     InstallerName n;
-    std::smatch m;
-    static const std::regex cuda_run(R"(^cuda_(\d+\.\d+(?:\.\d+)?)_(\d+\.\d+(?:\.\d+)?)_linux(?:_(sbsa|ppc64le|aarch64))?\.run)");
-    static const std::regex driver_run(R"(^NVIDIA-Linux-(x86_64|aarch64|ppc64le|armv7l-gnueabihf)-(\d+\.\d+(?:\.\d+)?)(?:-[a-z0-9]+)?\.run)");
-    static const std::regex cudnn_tar(
-        R"(^cudnn-linux-(x86_64|sbsa|aarch64|ppc64le)-(\d+\.\d+\.\d+(?:\.\d+)?)_cuda(\d+(?:\.\d+)?)-archive\.tar\.xz)");
-    static const std::regex cuda_repo(R"(^cuda-repo-[a-z0-9]+-\d+-\d+-local_(\d+\.\d+\.\d+)-(\d+\.\d+(?:\.\d+)?)-\d+_([a-z0-9]+)\.deb)");
-    static const std::regex cudnn_repo(R"(^cudnn-local-repo-[a-z0-9]+-(\d+\.\d+\.\d+(?:\.\d+)?)_[0-9.]+-\d+_([a-z0-9]+)\.deb)");
-    if (std::regex_search(name, m, cuda_run)) {
-        n = {"cuda", m[1], m[2], "", m[3].matched ? std::string(m[3]) : "x86_64"};
-    } else if (std::regex_search(name, m, driver_run)) {
-        n = {"driver", "", m[2], "", m[1]};
-    } else if (std::regex_search(name, m, cudnn_tar)) {
-        n = {"cudnn", m[3], "", m[2], m[1]};
-    } else if (std::regex_search(name, m, cuda_repo)) {
-        n = {"cuda-repo", m[1], m[2], "", m[3]};
-    } else if (std::regex_search(name, m, cudnn_repo)) {
-        n = {"cudnn-repo", "", "", m[1], m[2]};
+    static const RE2 cuda_run(R"(^cuda_(\d+\.\d+(?:\.\d+)?)_(\d+\.\d+(?:\.\d+)?)_linux(?:_(sbsa|ppc64le|aarch64))?\.run)");
+    static const RE2 driver_run(R"(^NVIDIA-Linux-(x86_64|aarch64|ppc64le|armv7l-gnueabihf)-(\d+\.\d+(?:\.\d+)?)(?:-[a-z0-9]+)?\.run)");
+    static const RE2 cudnn_tar(R"(^cudnn-linux-(x86_64|sbsa|aarch64|ppc64le)-(\d+\.\d+\.\d+(?:\.\d+)?)_cuda(\d+(?:\.\d+)?)-archive\.tar\.xz)");
+    static const RE2 cuda_repo(R"(^cuda-repo-[a-z0-9]+-\d+-\d+-local_(\d+\.\d+\.\d+)-(\d+\.\d+(?:\.\d+)?)-\d+_([a-z0-9]+)\.deb)");
+    static const RE2 cudnn_repo(R"(^cudnn-local-repo-[a-z0-9]+-(\d+\.\d+\.\d+(?:\.\d+)?)_[0-9.]+-\d+_([a-z0-9]+)\.deb)");
+    std::string a, b, c;
+    if (RE2::PartialMatch(name, cuda_run, &a, &b, &c)) {
+        n = {"cuda", a, b, "", c.empty() ? "x86_64" : c};
+    } else if (RE2::PartialMatch(name, driver_run, &a, &b)) {
+        n = {"driver", "", b, "", a};
+    } else if (RE2::PartialMatch(name, cudnn_tar, &a, &b, &c)) {
+        n = {"cudnn", c, "", b, a};
+    } else if (RE2::PartialMatch(name, cuda_repo, &a, &b, &c)) {
+        n = {"cuda-repo", a, b, "", c};
+    } else if (RE2::PartialMatch(name, cudnn_repo, &a, &b)) {
+        n = {"cudnn-repo", "", "", a, b};
     }
-    const std::string lab(label);
-    static const std::regex driver_label(R"((?:Driver|driver)[^0-9]*?(\d{3}\.\d+(?:\.\d+)?))");
-    static const std::regex cuda_label(R"(CUDA[^0-9]*(\d+\.\d+(?:\.\d+)?))");
-    if (n.driver.empty() && !version_string.empty() && std::regex_match(std::string(version_string), std::regex(R"(\d{3}\.\d+(?:\.\d+)?)")))
+    // The real label reads "NVIDIA Accelerated Graphics Driver for Linux-x86_64 550.54.14": the
+    // version is the first NNN.NN[.NN] after "Driver" that no digit or dot runs into.
+    static const RE2 driver_label(R"((?:Driver|driver).*?(?:[^0-9.])(\d{3}\.\d+(?:\.\d+)?))");
+    static const RE2 cuda_label(R"(CUDA[^0-9]*(\d+\.\d+(?:\.\d+)?))");
+    static const RE2 driver_version(R"(\d{3}\.\d+(?:\.\d+)?)");
+    const re2::StringPiece lab(label.data(), label.size());
+    if (n.driver.empty() && !version_string.empty() &&
+        RE2::FullMatch(re2::StringPiece(version_string.data(), version_string.size()), driver_version))
         n.driver = std::string(version_string);
-    if (n.driver.empty() && std::regex_search(lab, m, driver_label)) n.driver = m[1];
-    if (n.cuda.empty() && std::regex_search(lab, m, cuda_label)) n.cuda = m[1];
+    if (n.driver.empty() && RE2::PartialMatch(lab, driver_label, &a)) n.driver = a;
+    if (n.cuda.empty() && RE2::PartialMatch(lab, cuda_label, &a)) n.cuda = a;
     if (n.product.empty() && !n.driver.empty() && n.cuda.empty()) n.product = "driver";
     if (n.product.empty() && !n.cuda.empty()) n.product = "cuda";
     return n;
@@ -59,4 +65,4 @@ std::string official_url(std::string_view path, const InstallerName& name) {
     return {};
 }
 
-}  // namespace cudoctor::installer
+}  // namespace cudoctor::formats

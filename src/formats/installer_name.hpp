@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-namespace cudoctor::installer {
+namespace cudoctor::formats {
 
 /// The versions an installer names. Empty strings where it names none.
 struct InstallerName {
@@ -28,4 +28,4 @@ InstallerName read_installer_name(std::string_view path, std::string_view label 
 /// developer.download.nvidia.com/compute/cudnn/redist/cudnn/linux-<arch>/<file> for cuDNN.
 std::string official_url(std::string_view path, const InstallerName& name);
 
-}  // namespace cudoctor::installer
+}  // namespace cudoctor::formats

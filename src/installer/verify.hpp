@@ -10,11 +10,15 @@
 
 #include "common/error.hpp"
 #include "formats/file_kind.hpp"
+#include "formats/installer_name.hpp"
 #include "formats/makeself.hpp"
-#include "installer/installer_name.hpp"
 #include "installer/single_pass.hpp"
 
 namespace cudoctor::installer {
+
+using formats::InstallerName;
+using formats::official_url;
+using formats::read_installer_name;
 
 /// The one answer, most specific cause first.
 enum class Verdict {

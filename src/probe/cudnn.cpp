@@ -3,7 +3,8 @@
 // (header and library names), the CUDA major it is built for, and whether the loader finds it.
 #include <algorithm>
 #include <array>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
@@ -133,12 +134,12 @@ bool loader_visible(Context& ctx, const std::string& lib_dir) {
 
 /// "libcudnn9-cuda-12" → 12; "8.9.7.29-1+cuda12.2" → 12.
 std::string cuda_major_from_deb(Context& ctx) {
-    static const std::regex kName(R"(libcudnn\d+-cuda-(\d+))");
-    static const std::regex kVersion(R"(\+cuda(\d+))");
+    static const RE2 kName(R"(libcudnn\d+-cuda-(\d+))");
+    static const RE2 kVersion(R"(\+cuda(\d+))");
     for (const auto& p : ctx.dpkg) {
-        std::smatch m;
-        if (std::regex_match(p.name, m, kName)) return m[1].str();
-        if (p.name.starts_with("libcudnn") && std::regex_search(p.version, m, kVersion)) return m[1].str();
+        std::string major;
+        if (RE2::FullMatch(p.name, kName, &major)) return major;
+        if (p.name.starts_with("libcudnn") && RE2::PartialMatch(p.version, kVersion, &major)) return major;
     }
     return {};
 }
@@ -185,7 +186,7 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
         }
         copies.push_back(std::move(copy));
     }
-    static const std::regex kCondaCuda(R"(cuda(\d+))");
+    static const RE2 kCondaCuda(R"(cuda(\d+))");
     for (const auto& env : ctx.snap.environment.conda_envs) {
         const std::string lib = host::join(env, "lib");
         if (library_versions(ctx, lib).empty()) continue;
@@ -196,8 +197,7 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
             if (!pkg) continue;
             copy.version_hint = pkg->version;
             copy.evidence_hint = file;
-            std::smatch m;
-            if (std::regex_search(pkg->build, m, kCondaCuda)) copy.cuda_major = m[1].str();
+            if (std::string major; RE2::PartialMatch(pkg->build, kCondaCuda, &major)) copy.cuda_major = major;
             for (const auto& dep : pkg->depends) {
                 if (!copy.cuda_major.empty()) break;
                 if (dep.starts_with("cudatoolkit ") || dep.starts_with("cuda-version ")) {

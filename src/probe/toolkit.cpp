@@ -4,7 +4,8 @@
 // method, nvcc, host gcc limit and place on PATH.
 #include <algorithm>
 #include <array>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
@@ -113,11 +114,11 @@ void find_candidates(Context& ctx, Candidates& cands) {
         const std::string bin = host::dirname(real);
         if (host::basename(bin) == "bin") cands.add(host::dirname(bin), "PATH");
     }
-    static const std::regex kDebToolkit(R"(cuda-(?:toolkit|nvcc|cudart)-(\d+)-(\d+))");
+    static const RE2 kDebToolkit(R"(cuda-(?:toolkit|nvcc|cudart)-(\d+)-(\d+))");
     for (const auto& pkg : ctx.dpkg) {
-        std::smatch m;
-        if (std::regex_match(pkg.name, m, kDebToolkit)) {
-            if (auto* c = cands.add("/usr/local/cuda-" + m[1].str() + "." + m[2].str(), "dpkg")) {
+        std::string major, minor;
+        if (RE2::FullMatch(pkg.name, kDebToolkit, &major, &minor)) {
+            if (auto* c = cands.add("/usr/local/cuda-" + major + "." + minor, "dpkg")) {
                 c->method_hint = snapshot::InstallMethod::deb;
                 const std::string upstream = pkg.version.substr(0, pkg.version.find('-'));  // "12.6.2-1" → 12.6.2
                 if (pkg.name.starts_with("cuda-nvcc") || c->version_hint.empty()) {

@@ -1,7 +1,8 @@
 #include "toolkits/dpkg_owner.hpp"
 
 #include <algorithm>
-#include <regex>
+
+#include <re2/re2.h>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
@@ -21,9 +22,9 @@ bool names_version(std::string_view name, const std::string& tag) {
 
 /// The "-X-Y" version tag a package name carries ("libcublas-12-4" → "-12-4"), or "".
 std::string version_tag(const std::string& name) {
-    static const std::regex kTag(R"(-(\d+)-(\d+)(?:-|$))");
-    std::smatch m;
-    if (std::regex_search(name, m, kTag)) return "-" + m[1].str() + "-" + m[2].str();
+    static const RE2 kTag(R"(-(\d+)-(\d+)(?:-|$))");
+    std::string major, minor;
+    if (RE2::PartialMatch(name, kTag, &major, &minor)) return "-" + major + "-" + minor;
     return {};
 }
 
