@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -39,9 +40,12 @@ ExitStatus usage_error(const ExplainOptions& options, std::ostream& out, std::os
     return report_error(e, options.json, "explain", out, err);
 }
 
-/// Streams a file descriptor through the reader in chunks (never all in memory).
+/// Streams a file descriptor through the reader in chunks (never all in memory). A NUL byte
+/// ends it as grep decides: text logs have none, and a binary file (a core dump, a sparse file,
+/// /dev/zero) would otherwise be read to its end, or forever.
 Expected<void> stream_fd(int fd, const std::string& name, explain::Reader& reader) {
     std::vector<char> buf(kReadChunk);
+    std::uint64_t offset = 0;
     for (;;) {
         const ssize_t n = ::read(fd, buf.data(), buf.size());
         if (n == 0) return {};
@@ -49,7 +53,11 @@ Expected<void> stream_fd(int fd, const std::string& name, explain::Reader& reade
             if (errno == EINTR) continue;
             return fail(Errc::io, "cannot read " + name + ": " + std::strerror(errno));
         }
-        reader.feed(std::string_view(buf.data(), static_cast<std::size_t>(n)));
+        const std::string_view chunk(buf.data(), static_cast<std::size_t>(n));
+        if (const auto nul = chunk.find('\0'); nul != std::string_view::npos)
+            return fail(Errc::parse, name + ": a binary file, not a log (a NUL byte at offset " + std::to_string(offset + nul) + ")");
+        reader.feed(chunk);
+        offset += chunk.size();
     }
 }
 

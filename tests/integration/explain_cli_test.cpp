@@ -2,6 +2,8 @@
 // and the tie-in to fixture machines (--root) and saved snapshots (--snapshot).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -116,7 +118,11 @@ TEST(ExplainCli, UnreadableInputIsAUsageError) {
 TEST(ExplainCli, JunkAndMegabyteLinesAreReadInFullWithoutStalling) {
     TempDir tmp;
     std::string junk;
-    for (int i = 0; i < (4 << 20); ++i) junk += static_cast<char>((i * 2654435761u) >> 24);
+    // Junk bytes of every value but NUL (a NUL makes it a binary file, refused as grep would).
+    for (int i = 0; i < (4 << 20); ++i) {
+        const auto c = static_cast<char>((i * 2654435761u) >> 24);
+        junk += c == '\0' ? '\1' : c;
+    }
     junk += "\nImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n";
     junk += std::string(3u << 20, 'z');  // a last line of 3 MB without a newline
     const auto log = tmp.write("junk.bin", junk);
@@ -261,6 +267,24 @@ TEST(ExplainCli, AKbOverrideCatalogMayStillUseAnOldCauseId) {
     EXPECT_EQ(doc["causes"][0]["id"], "gcc-too-new-for-toolkit");
     EXPECT_EQ(doc["causes"][0]["alias"], "unsupported-gcc");
     EXPECT_EQ(doc["causes"][0]["values"]["gcc_max"], json::array({"14"}));
+}
+
+TEST(ExplainCli, BinaryInputIsRefusedAsGrepWouldNotReadToItsEnd) {
+    // /dev/zero never ends, a sparse file is gigabytes of NUL bytes: both are "binary", as for
+    // grep, at the first NUL, exit 2.
+    auto zero = run_cudoctor({"explain", "--log", "/dev/zero"});
+    EXPECT_EQ(zero.exit_code, 2) << zero.err;
+    EXPECT_NE(zero.err.find("/dev/zero: a binary file, not a log (a NUL byte at offset 0)"), std::string::npos) << zero.err;
+    TempDir tmp;
+    const auto sparse = tmp.path() / "sparse.log";
+    { std::ofstream(sparse) << "RuntimeError: CUDA error: out of memory\n"; }
+    std::filesystem::resize_file(sparse, std::uint64_t{4} << 30);  // 4 GiB, no blocks on disk
+    auto big = run_cudoctor({"explain", "--log", sparse.string()});
+    EXPECT_EQ(big.exit_code, 2) << big.err;
+    EXPECT_NE(big.err.find("a NUL byte at offset 40"), std::string::npos) << big.err;
+    auto json_error = run_cudoctor({"explain", "--json", "--log", "/dev/zero"});
+    EXPECT_EQ(json_error.exit_code, 2);
+    EXPECT_EQ(json::parse(json_error.out)["error"]["code"], "unparseable") << json_error.out;
 }
 
 }  // namespace cudoctor::test
