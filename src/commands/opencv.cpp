@@ -7,6 +7,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "common/duration.hpp"
 #include "common/text.hpp"
 #include "formats/cmake_log.hpp"
 #include "gpucode/gpus.hpp"
@@ -35,7 +36,7 @@ struct OpencvOptions {
     // log
     std::string log_file;
     // check
-    double timeout_s = 20;
+    std::string timeout = "20s";
 };
 
 /// Logs larger than this are refused: a configure log is a few hundred KiB.
@@ -129,8 +130,9 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     const kb::Kb& kb = m->kb;
     auto gpus = given_gpus(o, kb);
     if (!gpus) return usage_error(o, s, "check", gpus.error());
-    if (!(o.timeout_s > 0 && o.timeout_s <= 3600))
-        return usage_error(o, s, "check", {Errc::usage, "--timeout must be between 0 and 3600 seconds"});
+    const auto timeout = parse_duration(o.timeout);
+    if (!timeout || *timeout <= std::chrono::milliseconds(0) || *timeout > std::chrono::hours(1))
+        return usage_error(o, s, "check", {Errc::usage, "--timeout '" + o.timeout + "': not a duration from 1ms to 1h (20, 20s, 1.5m)"});
     const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
     if (gpus->empty()) *gpus = gpucode::machine_gpus(snap.gpus);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
@@ -144,8 +146,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
             }
         if (python.empty()) return usage_error(o, s, "check", {Errc::not_found, "no python3 on PATH: give --python"});
     }
-    auto check =
-        opencv::check_cv2(host, kb, python, std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000)), *gpus, driver_cuda);
+    auto check = opencv::check_cv2(host, kb, python, *timeout, *gpus, driver_cuda);
     if (!check) return usage_error(o, s, "check", check.error());
     if (o.json) s.out << opencv::to_json(*check).dump(2) << "\n";
     else opencv::render_text(*check, s.out);
@@ -187,7 +188,7 @@ Command add_opencv_command(CLI::App& app) {
         cmd->add_subcommand("check",
                             "ask an installed cv2 (in a child interpreter) what it was built with and whether its CUDA code runs on this GPU");
     check->add_option("--python", o->python, "the interpreter whose cv2 to check (default: python3 on PATH)");
-    check->add_option("--timeout", o->timeout_s, "seconds the interpreter may take (default 20)");
+    check->add_option("--timeout", o->timeout, "how long the interpreter may take: 20, 20s, 1.5m (default 20s)");
     add_common(check, *o, false);
 
     return {cmd, [o, cmake, log](const Output& out) {

@@ -5,6 +5,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "common/duration.hpp"
 #include "host/files.hpp"
 #include "rules/rules.hpp"
 #include "verify/verify.hpp"
@@ -18,7 +19,7 @@ struct VerifyOptions {
     MachineOptions machine;  ///< --root, --kb, --python
     std::optional<std::string> report_file;
     verify::Options run;
-    double timeout_s = 20;
+    std::string timeout = "20s";
     bool json = false;
     bool markdown = false;
     bool quiet = false;  ///< main's -q/--quiet: the verdict line only
@@ -47,9 +48,11 @@ ExitStatus run_verify_command(VerifyOptions& options, std::ostream& out, std::os
         if (!loaded) return usage_error(options, out, err, loaded.error());
         report = std::move(*loaded);
     } else {
-        if (!(options.timeout_s > 0 && options.timeout_s <= 3600))
-            return usage_error(options, out, err, Error{Errc::usage, "--timeout must be between 0 and 3600 seconds"});
-        options.run.call_timeout = std::chrono::milliseconds(static_cast<long>(options.timeout_s * 1000));
+        const auto timeout = parse_duration(options.timeout);
+        if (!timeout || *timeout <= std::chrono::milliseconds(0) || *timeout > std::chrono::hours(1))
+            return usage_error(options, out, err,
+                               Error{Errc::usage, "--timeout '" + options.timeout + "': not a duration from 1ms to 1h (20, 20s, 1.5m)"});
+        options.run.call_timeout = *timeout;
         auto m = open_machine(options.machine, {.probe = Probe::all});
         if (!m) return usage_error(options, out, err, m.error());
         m->snap.findings = rules::evaluate(m->snap, m->kb);
@@ -73,8 +76,8 @@ Command add_verify_command(CLI::App& app) {
         ->check(CLI::Range(1, 3));
     cmd->add_option("--compiler", options->run.compiler, "level 2 compiler: auto (nvcc, else NVRTC), nvcc or nvrtc")
         ->check(CLI::IsMember({"auto", "nvcc", "nvrtc"}));
-    cmd->add_option("--timeout", options->timeout_s,
-                    "seconds each call into a driver library may take before it counts as a hang (default 20)");
+    cmd->add_option("--timeout", options->timeout,
+                    "how long each call into a driver library may take before it counts as a hang: 20, 20s, 1.5m (default 20s)");
     const auto shared = add_machine_options(cmd, options->machine, {.python = true});
     cmd->add_option("--snapshot", options->report_file, "render a saved report (from verify --json) instead of verifying")->excludes(shared.root);
     cmd->add_flag("--json", options->json, "print the report as versioned JSON");

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/duration.hpp"
 #include "common/text.hpp"
 #include "driver/library_search.hpp"
 #include "driver/nvml_sample.hpp"
@@ -111,25 +112,10 @@ std::string status_line(double elapsed, const Reading& r, std::size_t samples, s
 }  // namespace
 
 Expected<std::chrono::milliseconds> parse_duration(std::string_view text) {
-    const auto t = text::trim(text);
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(std::string(t), &used);
-    } catch (const std::exception&) {
-        return fail(Errc::usage, "'" + text::printable(text) + "' is not a duration (10s, 250ms, 5m, 24h, 1d)");
-    }
-    const auto unit = t.substr(used);
-    double scale = 0;
-    if (unit == "ms") scale = 1;
-    else if (unit == "s" || unit.empty()) scale = 1000;
-    else if (unit == "m" || unit == "min") scale = 60e3;
-    else if (unit == "h") scale = 3600e3;
-    else if (unit == "d") scale = 86400e3;
-    const double ms = value * scale;
-    if (scale == 0 || !std::isfinite(ms) || ms < 1 || ms > 366 * 86400e3)
-        return fail(Errc::usage, "'" + text::printable(text) + "' is not a duration from 1ms to 366d (10s, 250ms, 5m, 24h, 1d)");
-    return std::chrono::milliseconds(static_cast<long long>(ms));
+    const auto d = cudoctor::parse_duration(text::trim(text));
+    if (!d || *d < std::chrono::milliseconds(1) || *d > std::chrono::hours(366 * 24))
+        return fail(Errc::usage, "'" + text::printable(text) + "' is not a duration from 1ms to 366d (10s, 250ms, 5m, 1h30m, 1.5h, 1d)");
+    return *d;
 }
 
 Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {

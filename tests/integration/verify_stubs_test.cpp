@@ -192,3 +192,16 @@ TEST(VerifyStubs, ReportReplaysFromJson) {
 
 }  // namespace
 }  // namespace cudoctor::test
+
+namespace cudoctor::test {
+
+TEST(VerifyStubs, TimeoutTakesTheOneDurationGrammar) {
+    // "--timeout 10s" failed with CLI11's "Could not convert"; a number alone is still seconds.
+    const std::string root = std::string(CUDOCTOR_ROOTS_DIR) + "/vmware-no-gpu";
+    for (const char* t : {"10s", "1.5m", "20"}) EXPECT_NE(run_cudoctor({"verify", "--root", root, "--timeout", t}).exit_code, 2) << t;
+    const auto bad = run_cudoctor({"verify", "--root", root, "--timeout", "soon"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("--timeout 'soon': not a duration from 1ms to 1h"), std::string::npos) << bad.err;
+}
+
+}  // namespace cudoctor::test
