@@ -1,10 +1,12 @@
 // cudoctor: parse arguments, dispatch to the chosen command, map the result to an exit code.
 #include <unistd.h>
 
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -12,6 +14,7 @@
 #include "commands/build_info.hpp"
 #include "commands/command.hpp"
 #include "commands/docs.hpp"
+#include "commands/errors.hpp"
 #include "commands/machine.hpp"
 #include "commands/terminal.hpp"
 
@@ -52,7 +55,15 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
+        // --help and --version are ParseErrors too (exit 0). A real one, with --json asked for,
+        // is the {"error": …} object every command prints, not CLI11's text.
+        const bool wants_json = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
+        if (e.get_exit_code() == 0 || !wants_json) return app.exit(e) == 0 ? 0 : static_cast<int>(ExitStatus::usage);
+        std::string command = "cudoctor";
+        for (int i = 1; i < argc && command == "cudoctor"; ++i)
+            for (const auto* sub : app.get_subcommands([](CLI::App*) { return true; }))
+                if (sub->get_name() == argv[i]) command = sub->get_name();
+        return static_cast<int>(commands::report_error(cudoctor::Error{cudoctor::Errc::usage, e.what()}, true, command, std::cout, std::cerr));
     }
     if (show_version) {
         // std::endl after the text: the blank last line CLI11's version flag printed, kept as it was.

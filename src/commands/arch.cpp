@@ -1,6 +1,7 @@
 // `cudoctor arch FILE|DIR|PACKAGE…`: which GPU architectures a binary carries (SASS, PTX, LTO-IR,
 // read from its fatbin headers) and whether each GPU runs it — "no kernel image is available
 // for execution on the device", predicted.
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 
@@ -81,19 +82,35 @@ ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream&
     // On this machine a relative path is taken from the working folder; in an image, from its root.
     std::vector<std::string> inputs;
     for (const auto& in : options.inputs) {
-        const bool relative_path = !in.starts_with('/') && !host.is_rooted() && std::filesystem::exists(in);
+        // symlink_status: a link that loops is still a path (said cleanly below), and never throws.
+        std::error_code ec;
+        const bool relative_path = !in.starts_with('/') && !host.is_rooted() &&
+                                   std::filesystem::symlink_status(in, ec).type() != std::filesystem::file_type::not_found && !ec;
         inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
     }
     bool wants_packages = false;
     for (const auto& in : inputs) wants_packages = wants_packages || !host.exists(in);
     const auto expansion = gpucode::expand_inputs(host, inputs, wants_packages ? python_sites(host, kb) : std::vector<std::string>{});
+    auto errors = expansion.errors;
+    // A folder with nothing to read is said, not answered with an empty report and exit 0.
+    for (const auto& in : inputs) {
+        if (!host.is_dir(in)) continue;
+        const auto under = [&](const std::string& dir) {
+            const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+            return std::any_of(expansion.files.begin(), expansion.files.end(), [&](const auto& f) { return f.path.starts_with(prefix); });
+        };
+        const auto real = host.resolve(in);
+        const bool any = under(in) || (real && under(*real));
+        if (!any && std::none_of(errors.begin(), errors.end(), [&](const auto& e) { return e.first == in; }))
+            errors.emplace_back(in, Error{Errc::not_found, in + ": no ELF files (libraries, executables, objects) in this folder"});
+    }
     const gpucode::ArchReport before_scan = report;
-    report.errors = expansion.errors;
+    report.errors = errors;
     gpucode::scan_into(host, expansion.files, report);
     if (!options.fast && !options.full && report.any_cannot_run()) {
         report = before_scan;
         report.depth = gpucode::ScanDepth::full;
-        report.errors = expansion.errors;
+        report.errors = errors;
         gpucode::scan_into(host, expansion.files, report);
     }
     gpucode::judge_packages(host, expansion, report);

@@ -1,6 +1,8 @@
 // `cudoctor compare REF TEST`: layer-by-layer numeric alignment of two dumps of named tensors
 // (safetensors, .npz, a folder of .npy) — the check that accepts a move to another backend, and
 // the first layer where it went wrong.
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -108,10 +110,19 @@ Command add_compare_command(CLI::App& app) {
     cmd->add_option("--map", o->maps, "REF name = TEST name, for renamed layers; OLD*=NEW* renames a prefix (repeatable)")
         ->allow_extra_args(false);
     cmd->add_option("--map-file", o->map_file, "a file of OLD=NEW (or OLD NEW) lines");
-    cmd->add_option("--rtol", o->rtol, "elementwise relative tolerance for every tensor (also the layer limit unless --rel)")
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--atol", o->atol, "elementwise absolute tolerance for every tensor")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--rel", o->rel, "limit of the layer's relative error ||TEST-REF||/||REF||")->check(CLI::NonNegativeNumber);
+    // CLI::NonNegativeNumber's message spells out the largest double (300 digits).
+    const CLI::Validator non_negative(
+        [](std::string& text) -> std::string {
+            double v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || !(v >= 0) || !std::isfinite(v))
+                return "'" + text + "' is not a number ≥ 0";
+            return {};
+        },
+        "NUMBER ≥ 0");
+    cmd->add_option("--rtol", o->rtol, "elementwise relative tolerance for every tensor (also the layer limit unless --rel)")->check(non_negative);
+    cmd->add_option("--atol", o->atol, "elementwise absolute tolerance for every tensor")->check(non_negative);
+    cmd->add_option("--rel", o->rel, "limit of the layer's relative error ||TEST-REF||/||REF||")->check(non_negative);
     cmd->add_option("--tolerances", o->tolerance_file, "per-layer tolerances: lines 'GLOB rtol=… atol=… rel=…' or 'GLOB skip'");
     cmd->add_option("--sort", o->sort, "row order: order (as in REF's dump: execution order) or name")->check(CLI::IsMember({"order", "name"}));
     cmd->add_flag("--check-dtype", o->check_dtype, "a dtype difference fails the tensor (by default it is compared at the looser tolerance)");

@@ -1,6 +1,11 @@
 #include "commands/machine.hpp"
 
+#include <cstdlib>
+
+#include "common/text.hpp"
+#include "common/version.hpp"
 #include "probe/context.hpp"
+#include "snapshot/taken_at.hpp"
 
 namespace cudoctor::commands {
 
@@ -16,7 +21,25 @@ MachineOptionRefs add_machine_options(CLI::App* cmd, MachineOptions& options, Ma
     return refs;
 }
 
+namespace {
+
+/// A CUDOCTOR_OVERRIDE_* value that does not parse was silently dropped, leaving the user to
+/// believe it applied: each is an error (exit 2) instead.
+Expected<void> check_overrides() {
+    for (const char* name : {"CUDOCTOR_OVERRIDE_DRIVER_VERSION", "CUDOCTOR_OVERRIDE_CUDA"}) {
+        const char* v = std::getenv(name);
+        if (v && *v && !Version::parse(v))
+            return fail(Errc::usage, std::string(name) + "='" + text::printable(v) + "': not a version (550.54.14, 12.4)");
+    }
+    if (const char* t = std::getenv("CUDOCTOR_OVERRIDE_TIME"); t && *t && !snapshot::parse_utc(t))
+        return fail(Errc::usage, "CUDOCTOR_OVERRIDE_TIME='" + text::printable(t) + "': not a UTC time like 2024-06-12T06:41:26Z");
+    return {};
+}
+
+}  // namespace
+
 Expected<host::Host> open_host(const MachineOptions& options) {
+    if (auto ok = check_overrides(); !ok) return Unexpected<Error>(ok.error());
     if (!options.root) return host::Host::real();
     auto host = host::Host::rooted(*options.root);
     if (!host) return host;
@@ -34,6 +57,11 @@ Expected<Machine> open_machine(const MachineOptions& options, const MachineParts
     if (!kb) return Unexpected<Error>(kb.error());
     auto host = open_host(options);
     if (!host) return Unexpected<Error>(host.error());
+    // A --python that is not there was silently ignored: the report then lacked what was asked for.
+    for (const auto& python : options.pythons)
+        if (!host->exists(python))
+            return fail(Errc::not_found,
+                        "--python " + python + ": no such file" + (host->is_rooted() ? " in the image " + host->root() : ""));
     Machine m{std::move(*host), std::move(*kb), {}, {}};
     m.snap = take_snapshot(m.host, m.kb, options, parts.probe);
     if (parts.inventory) m.inventory = toolkits::take_inventory(m.host, m.snap, *parts.inventory);

@@ -14,7 +14,16 @@ std::string normalized(std::string_view name) {
 }  // namespace
 
 Expected<TargetGpu> resolve_gpu(const kb::Kb& kb, std::string_view spec) {
-    if (auto cc = parse_compute_capability(text::trim(spec))) return TargetGpu{"compute capability " + cc->str(), *cc, "--gpu"};
+    if (auto cc = parse_compute_capability(text::trim(spec))) {
+        // A capability no GPU has (99.9) would get a verdict about nothing.
+        if (!kb.arch_support(cc->str())) {
+            std::string known;
+            for (const auto& a : kb.arch_table()) known += (known.empty() ? "" : ", ") + a.compute_capability;
+            return fail(Errc::usage, "--gpu " + std::string(text::trim(spec)) + ": no GPU has compute capability " + cc->str() +
+                                         " (cuda_arch_support.tsv knows " + known + ")");
+        }
+        return TargetGpu{"compute capability " + cc->str(), *cc, "--gpu"};
+    }
     const std::string want = normalized(spec);
     if (want.empty()) return fail(Errc::usage, "--gpu: empty GPU name");
     // Three passes, strictest first: the first pass with matches decides.

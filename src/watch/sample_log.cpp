@@ -146,8 +146,13 @@ std::string csv_cell(std::string_view text) {
 }
 
 Expected<SampleLog> SampleLog::create(const std::string& dir, const nlohmann::json& meta) {
+    // One rule for every output path (check --output too): the folder it goes into must exist.
+    // Only the run's own folder is made; a typo'd parent is not created all the way up from /.
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    const auto parent = std::filesystem::path(dir).lexically_normal().parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        return fail(Errc::not_found, "--out " + dir + ": " + parent.string() + " is not an existing folder");
+    std::filesystem::create_directory(dir, ec);
     if (ec) return fail(Errc::io, "cannot create " + dir + ": " + ec.message());
     auto gpus = open_csv(dir + "/gpus.csv", kGpuHeader);
     if (!gpus) return Unexpected<Error>(gpus.error());

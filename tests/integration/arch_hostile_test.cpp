@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -108,4 +110,30 @@ TEST(ArchHostile, UnknownGpuIsAUsageError) {
     auto run = test::run_cudoctor({"arch", "--gpu", "Voodoo 3", "/bin/sh"});
     EXPECT_EQ(run.exit_code, 2);
     EXPECT_NE(run.err.find("not a compute capability"), std::string::npos) << run.err;
+}
+
+TEST(ArchHostile, AnEmptyFolderIsSaidNotPassed) {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.path() / "empty");
+    const auto r = test::run_cudoctor({"arch", (dir.path() / "empty").string(), "--gpu", "8.9"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("no ELF files (libraries, executables, objects) in this folder"), std::string::npos) << r.err;
+}
+
+TEST(ArchHostile, ACapabilityNoGpuHasIsRefused) {
+    const auto r = test::run_cudoctor({"arch", "/bin/true", "--gpu", "99.9"});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.err.find("--gpu 99.9: no GPU has compute capability 99.9"), std::string::npos) << r.err;
+    EXPECT_EQ(test::run_cudoctor({"arch", "/bin/true", "--gpu", "sm_89"}).exit_code, 0);
+}
+
+TEST(ArchHostile, ARelativeSymlinkLoopIsSaidCleanly) {
+    // Named by a relative path, the loop made std::filesystem::exists throw: "internal error", exit 3.
+    test::TempDir dir;
+    std::filesystem::create_symlink("l1", dir.path() / "l1");
+    const auto r = test::run_program("/bin/sh", {"-c", "cd '" + dir.str() + "' && exec \"$0\" arch l1 --gpu 8.9", CUDOCTOR_BINARY},
+                                     test::outside_environment(), std::chrono::seconds(30));
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("l1: symbolic link loop"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
 }

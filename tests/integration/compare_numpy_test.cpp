@@ -139,3 +139,14 @@ TEST(CompareNumpy, TextTableMarksTheFirstFailure) {
     EXPECT_NE(r.out.find("shape [35, 6] in TEST, [6, 35] in REF"), std::string::npos);
     EXPECT_EQ(r.out.find("\033["), std::string::npos);  // no colour off a terminal
 }
+
+TEST(CompareNumpy, ANegativeToleranceIsRefusedInOneShortLine) {
+    // CLI11's NonNegativeNumber printed the largest double as a 300-digit number.
+    for (const char* option : {"--rtol", "--atol", "--rel"}) {
+        const auto r = run_cudoctor({"compare", "ref.npz", "test.npz", option, "-1"});
+        EXPECT_EQ(r.exit_code, 2) << option;
+        EXPECT_NE(r.err.find("'-1' is not a number ≥ 0"), std::string::npos) << r.err;
+        EXPECT_LT(r.err.size(), 200u) << r.err;
+    }
+    EXPECT_NE(run_cudoctor({"compare", "ref.npz", "test.npz", "--rtol", "nan"}).err.find("'nan' is not a number ≥ 0"), std::string::npos);
+}

@@ -57,6 +57,37 @@ TEST(ErrorsCli, JsonErrorIsOneObjectOnStdoutAndNothingOnStderr) {
     }
 }
 
+TEST(ErrorsCli, WhatWasAskedForAndCannotBeIsAnErrorNotSilence) {
+    // A --python that is not there, and an override that does not parse, were silently dropped.
+    const auto python = run_cudoctor({"check", "--python", "/nonexistent/python3"});
+    EXPECT_EQ(python.exit_code, 2) << python.out;
+    EXPECT_NE(python.err.find("--python /nonexistent/python3: no such file"), std::string::npos) << python.err;
+    const std::string root = std::string(CUDOCTOR_ROOTS_DIR) + "/ubuntu2204-rtx4060ti";
+    for (const std::string var : {"CUDOCTOR_OVERRIDE_CUDA", "CUDOCTOR_OVERRIDE_DRIVER_VERSION", "CUDOCTOR_OVERRIDE_TIME"}) {
+        auto env = cudoctor::test::outside_environment();
+        env.push_back(var + "=banana");
+        const auto run = cudoctor::test::run_program(CUDOCTOR_BINARY, {"check", "--root", root}, env, std::chrono::seconds(30));
+        EXPECT_EQ(run.exit_code, 2) << var << run.out;
+        EXPECT_NE(run.err.find(var + "='banana'"), std::string::npos) << run.err;
+    }
+}
+
+TEST(ErrorsCli, ParseErrorsWithJsonAreTheSameObject) {
+    // CLI11's own errors (an unknown option, a missing value, a bad value) keep the contract too.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"check", "--json", "--bogus"}, std::vector<std::string>{"arch", "/bin/true", "--json", "--gpu"},
+          std::vector<std::string>{"compare", "a", "b", "--json", "--rtol", "-1"}}) {
+        SCOPED_TRACE(args.front());
+        const auto run = run_cudoctor(args);
+        EXPECT_EQ(run.exit_code, 2) << run.describe() << run.err;
+        const auto j = nlohmann::json::parse(run.out, nullptr, false);
+        ASSERT_TRUE(j.is_object() && j.contains("error")) << "stdout is no JSON error:\n" << run.out << run.err;
+        EXPECT_EQ(j["error"]["code"], "usage error") << run.out;
+        EXPECT_TRUE(run.err.empty()) << run.err;
+    }
+    EXPECT_EQ(run_cudoctor({"check", "--json", "--help"}).exit_code, 0);  // help is no error
+}
+
 TEST(ErrorsCli, TextErrorIsOneLineOnStderrNamingTheCommand) {
     for (const auto& f : failing_runs()) {
         SCOPED_TRACE(f.command);

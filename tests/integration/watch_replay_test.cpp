@@ -256,6 +256,9 @@ TEST(WatchReplay, BadInputOneLineAndNothingChanged) {
     check(run_cudoctor({"watch", "--interval", "soon", "--out", (dir.path() / "a").string()}), "'soon' is not a duration");
     check(run_cudoctor({"watch", "--pid", "1", "--out", (dir.path() / "b").string(), "--", "true"}), "not both");
     check(run_cudoctor({"watch", "report", (dir.path() / "none").string()}), "is not a folder");
+    // A missing parent is refused, not created all the way up (check --output's rule).
+    check(run_cudoctor({"watch", "--out", (dir.path() / "missing/w").string(), "--", "true"}), "is not an existing folder");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "missing"));
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "a"));
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "b"));
     // A folder that already holds a watch is never written into again.
