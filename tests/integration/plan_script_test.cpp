@@ -56,10 +56,12 @@ TEST(PlanScript, KeplerOnDebian12GetsDebiansTesla470Driver) {
     EXPECT_EQ(cmds.find(" nvidia-driver"), std::string::npos) << "Debian's nvidia-driver is 535: no Kepler\n" << cmds;
     EXPECT_EQ(cmds.find("cuda-drivers"), std::string::npos) << "NVIDIA's debian12 repository has no 470\n" << cmds;
     EXPECT_EQ(p["versions"]["driver_branch"], 470);
-    for (const auto& c : p["chosen"])
-        if (c["layer"] == "driver" && c["value"].get<std::string>().starts_with("branch"))
+    for (const auto& c : p["chosen"]) {
+        if (c["layer"] == "driver" && c["value"].get<std::string>().starts_with("branch")) {
             EXPECT_EQ(c["reason"].get<std::string>().find("the distribution's own driver branch"), std::string::npos)
                 << "Debian 12's own branch is 535: " << c["reason"];
+        }
+    }
 
     // With compute 3.5 no torch wheel runs at all (1.12 starts at sm_37): refused, not a driver
     // for nothing. The toolkit-only recipe still installs the 470 driver from Debian.

@@ -4,6 +4,8 @@
 // tests do not change when pytorch_cuda.tsv gains architecture lists.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <algorithm>
 
 #include "kb/kb.hpp"
@@ -111,9 +113,12 @@ snapshot::Snapshot rtx5090_with_torch(const kb::Kb& kb, const std::string& versi
     return s;
 }
 
-const snapshot::Finding* arch_finding(const std::vector<snapshot::Finding>& fs) {
+/// A copy: the findings are usually a temporary (rules::evaluate(...)), so a pointer into them
+/// would dangle (AddressSanitizer: heap-use-after-free).
+std::optional<snapshot::Finding> arch_finding(const std::vector<snapshot::Finding>& fs) {
     auto it = std::find_if(fs.begin(), fs.end(), [](const auto& f) { return f.id == "framework-gpu-arch-unsupported"; });
-    return it == fs.end() ? nullptr : &*it;
+    if (it == fs.end()) return std::nullopt;
+    return *it;
 }
 
 Recipe plan_torch(const snapshot::Snapshot& s, const std::string& framework, const kb::Kb& kb, const std::string& cuda = {}) {
@@ -137,8 +142,8 @@ TEST(TorchArchCheckAndPlan, ListWithoutPtxIsAnErrorAndPlanRefusesTheWheel) {
     test::TempDir dir;
     const auto kb = kb_with_torch25(dir, "5.0;6.0;7.0;7.5;8.0;8.6;9.0");
     const auto s = rtx5090_with_torch(kb, "2.5.1+cu124", "12.4");
-    const auto* f = arch_finding(rules::evaluate(s, kb));
-    ASSERT_NE(f, nullptr);
+    const auto f = arch_finding(rules::evaluate(s, kb));
+    ASSERT_TRUE(f.has_value());
     EXPECT_EQ(f->severity, snapshot::Severity::error);
     EXPECT_NE(f->why.find("sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"), std::string::npos) << f->why;
     EXPECT_NE(f->fix.find("whl/cu128"), std::string::npos) << f->fix;
@@ -152,7 +157,7 @@ TEST(TorchArchCheckAndPlan, ListWithPtxRunsForBoth) {
     test::TempDir dir;
     const auto kb = kb_with_torch25(dir, "5.0;6.0;7.0;7.5;8.0;8.6;9.0+PTX");
     const auto s = rtx5090_with_torch(kb, "2.5.1+cu124", "12.4");
-    EXPECT_EQ(arch_finding(rules::evaluate(s, kb)), nullptr);
+    EXPECT_FALSE(arch_finding(rules::evaluate(s, kb)).has_value());
     const auto p = plan_torch(s, "torch==2.5", kb);
     EXPECT_FALSE(p.refused);
     EXPECT_EQ(p.framework_variant, "cu124");
@@ -164,8 +169,8 @@ TEST(TorchArchCheckAndPlan, UnknownListSaysLessAndTheSameThingTwice) {
     test::TempDir dir;
     const auto kb = kb_with_torch25(dir, "");
     const auto s = rtx5090_with_torch(kb, "2.5.1+cu124", "12.4");
-    const auto* f = arch_finding(rules::evaluate(s, kb));
-    ASSERT_NE(f, nullptr);
+    const auto f = arch_finding(rules::evaluate(s, kb));
+    ASSERT_TRUE(f.has_value());
     EXPECT_EQ(f->severity, snapshot::Severity::info);
     const auto fit = gpu_fit(built_with("12.4"), "12.0", "Blackwell", kb);
     EXPECT_NE(f->why.find(fit.reason), std::string::npos) << f->why;
@@ -178,8 +183,8 @@ TEST(TorchArchCheckAndPlan, TorchMissingFromTheKbIsJudgedByItsCuda) {
     // A release the tables do not know (a nightly): its CUDA still proves what it cannot hold.
     // 1.11 is older than every row of pytorch_cuda.tsv.
     const auto s = rtx5090_with_torch(builtin(), "1.11.0+cu113", "11.3");
-    const auto* f = arch_finding(rules::evaluate(s, builtin()));
-    ASSERT_NE(f, nullptr);
+    const auto f = arch_finding(rules::evaluate(s, builtin()));
+    ASSERT_TRUE(f.has_value());
     EXPECT_EQ(f->severity, snapshot::Severity::info);
     EXPECT_NE(f->why.find("CUDA 11.3, which cannot target sm_120"), std::string::npos) << f->why;
 }
@@ -206,9 +211,9 @@ TEST(TorchArchCheckAndPlan, RuleAndPlanAgreeOnEveryWheel) {
             const auto c = std::find_if(cands->begin(), cands->end(), [&](const auto& c) { return c.variant == w.variant; });
             ASSERT_NE(c, cands->end());
             const bool refused_for_gpu = c->rejected && c->rejected->find("driver") == std::string::npos;
-            const auto* f = arch_finding(rules::evaluate(s, kb));
-            EXPECT_EQ(refused_for_gpu, f != nullptr) << gpu_name << " torch " << w.torch.str() << " " << w.variant << ": plan says "
-                                                     << c->rejected.value_or("fits") << "; check says " << (f ? f->why : "nothing");
+            const auto f = arch_finding(rules::evaluate(s, kb));
+            EXPECT_EQ(refused_for_gpu, f.has_value()) << gpu_name << " torch " << w.torch.str() << " " << w.variant << ": plan says "
+                                                      << c->rejected.value_or("fits") << "; check says " << (f ? f->why : "nothing");
             if (f && refused_for_gpu) {
                 const bool proven = gpu_fit(torch_targets(w), g->compute_capability, g->architecture, kb).fit == Fit::cannot_run;
                 EXPECT_EQ(f->severity, proven ? snapshot::Severity::error : snapshot::Severity::info) << f->why;
