@@ -278,7 +278,11 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
             }
         }
     }
-    if (tk.has_nvcc && ctx.options.allow_processes) {
+    // An image is inert: its nvcc is a program of another machine (or of whoever made the image)
+    // and would run here, as the user running cudoctor: never started under --root.
+    if (tk.has_nvcc && ctx.host.is_rooted()) {
+        ctx.note(kToolkitProbe, tk.nvcc_path + " --version", "not run: inside a machine image");
+    } else if (tk.has_nvcc && ctx.options.allow_processes) {
         auto run = ctx.host.run({tk.nvcc_path, "--version"}, ctx.options.process_timeout);
         if (!run) {
             ctx.note(kToolkitProbe, tk.nvcc_path + " --version", run.error().message);
