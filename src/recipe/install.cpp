@@ -119,6 +119,7 @@ DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::
         for (auto& line : nouveau_blacklist(d)) out.commands.push_back(std::move(line));
     }
     bool dkms = true;
+    bool legacy_unpackaged = false;  // a legacy branch no package of this release carries
     if (need.offline_runfile && need.offline_runfile_driver) {
         out.source = DriverSource::runfile;
         out.version = need.offline_runfile_driver;
@@ -172,6 +173,18 @@ DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::
                 "sudo add-apt-repository -y contrib && sudo add-apt-repository -y non-free && sudo add-apt-repository -y non-free-firmware");
             out.commands.emplace_back("sudo apt-get update");
             out.commands.emplace_back("sudo apt-get install -y linux-headers-$(uname -r) nvidia-driver firmware-misc-nonfree");
+        } else if (facts.branch && kb.newest_driver_branch() && *facts.branch < *kb.newest_driver_branch()) {
+            // A legacy branch (Kepler: 470) this release does not package: whether NVIDIA's
+            // repository for it carries that branch is not known, so no package is named.
+            out.branch = *facts.branch;
+            out.open = false;
+            out.notes.push_back(
+                fmt::format("No package of driver branch {} is known for {} {}: these GPUs' last branch.", out.branch, d.id, d.version));
+            legacy_unpackaged = true;
+            out.commands.push_back(
+                fmt::format("# no {} {} package of NVIDIA driver branch {} is known: NVIDIA's driver runfile of that branch, "
+                            "or a release that packages it (Debian 12: nvidia-tesla-{}-driver), then reboot",
+                            d.id, d.version, out.branch, out.branch));
         } else if (release && !release->cuda_repo.empty()) {
             out.source = DriverSource::cuda_repository;
             out.notes.emplace_back("Debian's nvidia-driver is too old here: NVIDIA's CUDA repository has the branch.");
@@ -182,7 +195,7 @@ DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::
             out.commands.push_back("sudo apt-get install -y linux-headers-$(uname -r) " + pkg);
         }
     }
-    if (out.source == DriverSource::unrouted)
+    if (out.source == DriverSource::unrouted && !legacy_unpackaged)
         out.commands.push_back(
             fmt::format("# install the NVIDIA driver branch {} or newer{} with this distribution's packages "
                         "(or NVIDIA's repository), then reboot",

@@ -73,6 +73,16 @@ TEST(PlanScript, KeplerOnDebian12GetsDebiansTesla470Driver) {
     ASSERT_NE(tstep, nullptr) << toolkit.dump(1);
     EXPECT_NE(joined((*tstep)["commands"]).find("nvidia-tesla-470-driver"), std::string::npos) << joined((*tstep)["commands"]);
 
+    // Debian 13 packages no 470 (nvidia-tesla-470-driver ends with bookworm) and whether NVIDIA's
+    // debian13 repository has cuda-drivers-470 is not known: no package is named.
+    auto trixie = plan_json({"--root", root("nouveau"), "--gpu", "3.7", "--framework", "torch", "--os", "debian-13"});
+    const json* tstep13 = driver_step(trixie);
+    ASSERT_NE(tstep13, nullptr) << trixie.dump(1);
+    const std::string cmds13 = joined((*tstep13)["commands"]);
+    EXPECT_EQ(cmds13.find("cuda-drivers-470"), std::string::npos) << cmds13;
+    EXPECT_EQ(cmds13.find("apt-get install"), std::string::npos) << cmds13;
+    EXPECT_NE(cmds13.find("# no debian 13 package of NVIDIA driver branch 470 is known"), std::string::npos) << cmds13;
+
     // Ubuntu 22.04 has its own per-branch package.
     auto u = plan_json({"--root", root("nouveau"), "--gpu", "3.7", "--framework", "torch", "--os", "ubuntu-22.04"});
     const json* ustep = driver_step(u);
