@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "recipe/build_targets.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -41,7 +42,7 @@ std::vector<const snapshot::Framework*> pip_cudnn_users(const Snapshot& s, const
     if (!owners.empty()) return owners;
     std::erase_if(site, [](const snapshot::Framework* fw) {
         auto v = Version::parse(fw->version);
-        return fw->name == "tensorflow" && (!v || *v < Version({2, 14}));
+        return fw->name == "tensorflow" && (!v || !recipe::tensorflow_has_and_cuda(*v));  // before [and-cuda]: the system cuDNN
     });
     return site;
 }

@@ -22,6 +22,7 @@
 
 #include "common/version.hpp"
 #include "kb/kb.hpp"
+#include "recipe/build_targets.hpp"
 #include "support/fix_script.hpp"
 #include "support/mutable_root.hpp"
 
@@ -197,8 +198,8 @@ std::string check_pip_requirement(const std::string& req, const std::string& ind
         return kb.torch_wheel(*version, variant) ? "" : "no torch " + release + " " + variant + " wheel in pytorch_cuda.tsv";
     }
     if (name == "tensorflow") {
-        // The [and-cuda] extra starts with 2.14 (recipe/candidates.cpp, from the TensorFlow install page).
-        if (extra == "and-cuda" && version && *version < Version({2, 14})) return "'" + req + "': the [and-cuda] extra starts with 2.14";
+        if (extra == "and-cuda" && version && !cudoctor::recipe::tensorflow_has_and_cuda(*version))
+            return "'" + req + "': the [and-cuda] extra starts with 2.14";
         return "";
     }
     if (name == "jax") {
