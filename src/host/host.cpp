@@ -108,6 +108,11 @@ Expected<Host> Host::rooted(const std::string& root_dir) {
     return host;
 }
 
+Error Host::in_image(Error e) const {
+    if (is_rooted()) e.message += " (inside the image " + m_root + ")";
+    return e;
+}
+
 std::string Host::host_path(std::string_view machine_path) const {
     if (m_root == "/") return machine_path.starts_with('/') ? std::string(machine_path) : join("/", machine_path);
     return join(m_root, machine_path);

@@ -83,13 +83,19 @@ class Host {
     std::optional<std::string> env(std::string_view key) const;
     const std::map<std::string, std::string>& environment() const { return m_env; }
 
-    /// Runs argv (argv[0] a machine path, mapped into the root; never a shell) with stdin closed,
+    /// Runs argv (argv[0] a path on this machine; never a shell) with stdin closed,
     /// output captured (each stream capped at 1 MiB) and a time limit: past it the whole process
     /// group is killed and Errc::timeout returned. Errc::not_found when argv[0] does not exist.
+    /// A rooted Host runs nothing (Errc::permission): an image is inert.
     Expected<ProcessResult> run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) const;
 
     /// Where a machine path lives on this computer's filesystem (root + path), unresolved.
     std::string host_path(std::string_view machine_path) const;
+
+    /// An error about a machine path, for the user: " (inside the image ROOT)" added on a rooted
+    /// Host, so nobody looks for the path on this computer. (Host's own errors name machine paths
+    /// only: they go into snapshots, which must not depend on where an image lies.)
+    Error in_image(Error e) const;
 
   private:
     Host(std::string root, std::map<std::string, std::string> env) : m_root(std::move(root)), m_env(std::move(env)) {}

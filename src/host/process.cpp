@@ -31,6 +31,9 @@ void drain(int fd, std::string& sink, bool& open) {
 
 Expected<ProcessResult> Host::run(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) const {
     if (argv.empty()) return fail(Errc::usage, "no command to run");
+    // A machine image is inert: nothing inside it is ever executed (it may be anyone's, and we
+    // may be root). Callers say "not run: inside a machine image" before they get here.
+    if (is_rooted()) return fail(Errc::permission, argv[0] + ": not run: inside a machine image");
     auto program = resolve(argv[0]);
     if (!program) return Unexpected<Error>(program.error());
     const std::string exe = host_path(*program);

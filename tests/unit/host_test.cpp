@@ -142,8 +142,7 @@ TEST(Host, RootMustBeAFolder) {
 TEST(Host, RunCapturesOutputAndExitCode) {
     TempDir t;
     t.write("bin/tool", "#!/bin/sh\necho out; echo err >&2; exit 3\n", true);
-    auto host = rooted(t);
-    auto r = host.run({"/bin/tool"}, std::chrono::milliseconds(5000));
+    auto r = Host::real().run({(t.path() / "bin/tool").string()}, std::chrono::milliseconds(5000));
     ASSERT_TRUE(r) << r.error().message;
     EXPECT_EQ(r->out, "out\n");
     EXPECT_EQ(r->err, "err\n");
@@ -153,20 +152,35 @@ TEST(Host, RunCapturesOutputAndExitCode) {
 TEST(Host, RunKillsAHangingChildAndItsChildren) {
     TempDir t;
     // A child that never answers and starts a grandchild holding the pipe open.
-    t.write("bin/hang", "#!/bin/sh\nsleep 30 &\nsleep 30\n", true);
-    auto host = rooted(t);
+    const std::string hang = t.write("bin/hang", "#!/bin/sh\nsleep 30 &\nsleep 30\n", true).string();
     const auto start = std::chrono::steady_clock::now();
-    auto r = host.run({"/bin/hang", "--version"}, std::chrono::milliseconds(300));
+    auto r = Host::real().run({hang, "--version"}, std::chrono::milliseconds(300));
     const auto took = std::chrono::steady_clock::now() - start;
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, Errc::timeout);
-    EXPECT_EQ(r.error().message, "/bin/hang: no answer within 300 ms (killed)");
+    EXPECT_EQ(r.error().message, hang + ": no answer within 300 ms (killed)");
     EXPECT_LT(took, std::chrono::seconds(10));  // a hang guard, not a speed assertion
 }
 
 TEST(Host, RunMissingProgram) {
     TempDir t;
-    auto host = rooted(t);
-    EXPECT_EQ(host.run({"/bin/nvcc"}, std::chrono::milliseconds(100)).error().code, Errc::not_found);
+    const auto host = Host::real();
+    EXPECT_EQ(host.run({(t.path() / "bin/nvcc").string()}, std::chrono::milliseconds(100)).error().code, Errc::not_found);
     EXPECT_EQ(host.run({}, std::chrono::milliseconds(100)).error().code, Errc::usage);
+}
+
+TEST(Host, ARootedHostRunsNothingOfTheImage) {
+    TempDir t;
+    const auto marker = t.path() / "ran";
+    t.write("bin/tool", "#!/bin/sh\ntouch '" + marker.string() + "'\n", true);
+    const auto host = rooted(t);
+    auto r = host.run({"/bin/tool"}, std::chrono::milliseconds(5000));
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, Errc::permission);
+    EXPECT_EQ(r.error().message, "/bin/tool: not run: inside a machine image");
+    EXPECT_FALSE(std::filesystem::exists(marker));
+    // Errors for the user say a path is the image's; Host's own errors (they go into snapshots) do not.
+    EXPECT_EQ(host.in_image(host.read_file("/bin/none").error()).message,
+              "/bin/none: No such file or directory (inside the image " + host.root() + ")");
+    EXPECT_EQ(Host::real().in_image(cudoctor::Error{Errc::io, "/x: broken"}).message, "/x: broken");
 }
