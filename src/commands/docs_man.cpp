@@ -30,7 +30,8 @@ constexpr std::array<EnvDoc, 13> k_environment = {{
     {"CUDOCTOR_OVERRIDE_TIME", "The time the snapshot is taken at, as a UTC time like 2024-06-12T06:41:26Z (for reproducible snapshots)."},
     {"CUDOCTOR_OVERRIDE_FS_TYPE", "verify-installer: pretend the installer sits on this filesystem type (vfat, exfat, ntfs, ext4)."},
     {"CUDOCTOR_DRIVER_LIBRARY_PATH",
-     "verify: folders (':'-separated, machine paths) searched first for libcuda.so.1, libnvidia-ml.so.1 and libcudnn; the report says when it is active."},
+     "verify, watch: folders on this computer (':'-separated, never inside a --root image) searched first for libcuda.so.1, "
+     "libnvidia-ml.so.1 and libcudnn; the report says when it is active. Under --root it is the only way anything is loaded."},
     {"CUDOCTOR_OVERRIDE_WATCH_STEP",
      "watch: stamp samples this far apart on a simulated clock (a replay of a recorded series, faster than real time); --duration counts on that clock."},
     {"CUDOCTOR_PLAN_FAIL_AT", "Test seam: step N (1-based) of an applied plan fails instead of running, to exercise the rollback."},

@@ -251,9 +251,16 @@ Level level1(Context& ctx) {
     const auto visible = check_visible_devices(ctx.host.env("CUDA_VISIBLE_DEVICES"));
     level.steps.push_back(visible_devices_step(visible));
 
-    const auto cuda_candidates = driver::driver_library_candidates(ctx.host, "libcuda.so.1", driver::image_copies(ctx.snap, "libcuda.so"));
-    const auto nvml_candidates =
-        driver::driver_library_candidates(ctx.host, "libnvidia-ml.so.1", driver::image_copies(ctx.snap, "libnvidia-ml.so"));
+    if (auto inert = driver::image_is_inert(ctx.host)) {
+        ctx.driver_trouble = *inert;
+        level.steps.emplace_back("driver-api", "the driver API answers (libcuda.so.1: cuInit)", Status::skip, *inert);
+        level.steps.emplace_back("driver-version", "the driver is new enough for the installed CUDA", Status::skip, *inert);
+        level.steps.emplace_back("devices", "GPUs visible to CUDA (deviceQuery facts from the driver API)", Status::skip, *inert);
+        level.steps.emplace_back("nvml", "NVML answers (libnvidia-ml.so.1: nvmlInit_v2, what nvidia-smi uses)", Status::skip, *inert);
+        return level;
+    }
+    const auto cuda_candidates = driver::driver_library_candidates(ctx.host, "libcuda.so.1");
+    const auto nvml_candidates = driver::driver_library_candidates(ctx.host, "libnvidia-ml.so.1");
     auto cuda = driver::query_driver_api(cuda_candidates, ctx.options.call_timeout);
     auto nvml = driver::query_nvml(nvml_candidates, ctx.options.call_timeout);
 

@@ -190,7 +190,7 @@ Level nvcc_path(Context& ctx, Level level, const snapshot::Toolkit& tk) {
     } else if (!ctx.driver_usable) {
         kernel.reason = gemm.reason = "compiled, but cannot run here: " + needs_gpu(ctx);
     } else if (ctx.host.is_rooted()) {
-        kernel.reason = gemm.reason = "a machine image: its programs are not run";
+        kernel.reason = gemm.reason = "not run: inside a machine image";
     } else {
         kernel = run_check_program(ctx, tk, kernel, program, {"kernel"});
         if (cublas.empty()) gemm.reason = "no libcublas.so.N in " + tk.path;
@@ -228,8 +228,7 @@ Level nvrtc_path(Context& ctx, Level level) {
     }
     const std::string arch = arch_of(ctx);
     std::vector<std::string> launch_on;
-    if (ctx.driver_usable)
-        launch_on = driver::driver_library_candidates(ctx.host, "libcuda.so.1", driver::image_copies(ctx.snap, "libcuda.so"));
+    if (ctx.driver_usable) launch_on = driver::driver_library_candidates(ctx.host, "libcuda.so.1");
     // A compile, like nvcc's, gets the compile budget: loading libnvrtc and its builtins from a cold disk (or
     // under a sanitizer on a busy machine) takes seconds, and --timeout is meant for driver calls that hang.
     auto answer = driver::nvrtc_compile_and_launch(nvrtc, arch.empty() ? "" : "compute_" + arch, launch_on,
@@ -303,10 +302,14 @@ Level level2(Context& ctx) {
     const snapshot::Toolkit* tk = ctx.options.compiler == "nvrtc" ? nullptr : toolkit_with_nvcc(ctx.snap);
     if (tk && ctx.host.is_rooted()) {
         level.steps.emplace_back("nvcc-compile", "nvcc compiles a kernel for this GPU", Status::skip,
-                                 "a machine image: its programs (" + tk->nvcc_path + ") are not run");
+                                 "not run: inside a machine image (" + tk->nvcc_path + ")");
         return level;
     }
     if (tk) return nvcc_path(ctx, std::move(level), *tk);
+    if (auto inert = driver::image_is_inert(ctx.host)) {  // NVRTC would be the image's library
+        level.steps.emplace_back("nvrtc-compile", "NVRTC compiles the kernel to PTX for this GPU", Status::skip, *inert);
+        return level;
+    }
     if (ctx.options.compiler == "nvcc") {
         Step step{"nvcc-compile", "nvcc compiles a kernel for this GPU"};
         step.reason = "no toolkit with nvcc was found";

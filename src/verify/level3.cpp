@@ -26,6 +26,10 @@ std::optional<int> default_toolkit_major(const snapshot::Snapshot& snap) {
 }
 
 void cudnn_steps(Context& ctx, Level& level) {
+    if (auto inert = driver::image_is_inert(ctx.host); inert && !ctx.snap.cudnn.empty()) {
+        level.steps.emplace_back("cudnn", "cuDNN loads and reports its version", Status::skip, *inert);
+        return;
+    }
     const auto candidates = driver::cudnn_candidates(ctx.host, ctx.snap);
     if (candidates.empty()) {
         level.steps.emplace_back("cudnn", "cuDNN loads and reports its version", Status::skip, "no cuDNN library found by check");
@@ -202,7 +206,7 @@ Level level3(Context& ctx) {
                                      "no interpreter found for " + fw.python);
         } else if (ctx.host.is_rooted()) {
             level.steps.emplace_back("framework-" + module, module + " initialises CUDA", Status::skip,
-                                     "a machine image: its interpreters are not run");
+                                     "not run: inside a machine image (" + fw.interpreter + ")");
         } else {
             level.steps.push_back(framework_step(ctx, fw));
         }

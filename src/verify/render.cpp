@@ -53,15 +53,17 @@ void render_text(const Report& report, bool color, std::ostream& out) {
         }
     }
     const Step* failed = first_failure(report);
-    out << "\n" << painter.paint(cudoctor::report::Ink::bold, failed ? "FAIL" : "PASS");
+    out << "\n" << painter.paint(cudoctor::report::Ink::bold, verdict_of(report));
     if (failed) out << ": first broken link: " << safe(failed->title);
+    else if (!verified_anything(report)) out << ": " << nothing_verified(report);
     else out << ": every step that applies passed";
     out << "\n";
 }
 
 void render_markdown(const Report& report, std::ostream& out) {
     const Step* failed = first_failure(report);
-    out << "### cudoctor verify: " << (failed ? "FAIL" : "PASS") << "\n\n";
+    out << "### cudoctor verify: " << verdict_of(report) << "\n\n";
+    if (!failed && !verified_anything(report)) out << cudoctor::report::markdown_cell(nothing_verified(report)) << "\n\n";
     if (failed) out << "First broken link: **" << cudoctor::report::markdown_cell(failed->title) << "**\n\n";
     for (const auto& o : report.overrides) out << "> override active: `" << o << "`\n\n";
     for (const auto& level : report.levels) {

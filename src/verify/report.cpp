@@ -46,8 +46,27 @@ const Step* first_failure(const Report& report) {
 
 bool all_passed(const Report& report) { return first_failure(report) == nullptr; }
 
+bool verified_anything(const Report& report) {
+    for (const auto& level : report.levels)
+        for (const auto& step : level.steps)
+            if (step.status == Status::pass && step.id != "cuda-visible-devices") return true;
+    return false;
+}
+
+std::string verdict_of(const Report& report) {
+    if (!all_passed(report)) return "FAIL";
+    return verified_anything(report) ? "PASS" : "SKIP";
+}
+
+std::string nothing_verified(const Report& report) {
+    return report.root != "/" && !report.root.empty()
+               ? "nothing verified: a machine image is inert (nothing in it is run or loaded); cudoctor check --root reads it"
+               : "nothing verified: every step was skipped";
+}
+
 std::string verdict_line(const Report& report) {
     if (const Step* failed = first_failure(report)) return "FAIL at " + failed->id + ": " + failed->reason;
+    if (!verified_anything(report)) return "SKIP: " + nothing_verified(report);
     std::size_t passed = 0, skipped = 0;
     for (const auto& level : report.levels)
         for (const auto& step : level.steps) (step.status == Status::pass ? passed : skipped) += 1;
@@ -56,7 +75,7 @@ std::string verdict_line(const Report& report) {
 
 std::string to_json_text(const Report& report) {
     nlohmann::json j = report;
-    j["verdict"] = all_passed(report) ? "PASS" : "FAIL";
+    j["verdict"] = verdict_of(report);
     return j.dump(2);
 }
 

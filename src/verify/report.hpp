@@ -77,8 +77,15 @@ struct Report {
 bool all_passed(const Report& report);
 /// The first failed step, or nullptr.
 const Step* first_failure(const Report& report);
-/// The verdict in one line, for --quiet: "PASS: 7 steps passed, 2 skipped" or
-/// "FAIL at driver-api: <its reason>".
+/// Whether anything was verified: a step passed that asked the driver, a compiler or a library
+/// (the CUDA_VISIBLE_DEVICES step only reads the environment). False on an inert machine image.
+bool verified_anything(const Report& report);
+/// "PASS", "FAIL" or "SKIP" (no failure, and nothing could be verified).
+std::string verdict_of(const Report& report);
+/// Why nothing was verified, in one clause ("nothing verified: a machine image is inert …").
+std::string nothing_verified(const Report& report);
+/// The verdict in one line, for --quiet: "PASS: 7 steps passed, 2 skipped",
+/// "FAIL at driver-api: <its reason>" or "SKIP: nothing verified: …".
 std::string verdict_line(const Report& report);
 
 /// The report as versioned JSON text (pretty, two-space indent).

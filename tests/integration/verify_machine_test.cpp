@@ -106,13 +106,14 @@ TEST(VerifyMachine, CheckProgramOnADriverlessMachineSaysInsufficientDriver) {
 
 TEST(VerifyMachine, DoctorProcessNeverMapsADriverLibrary) {
     const std::string healthy = std::string(CUDOCTOR_STUBS_DIR) + "/healthy";
+    // The override is cudoctor's own environment (never the probed machine's): set while verify runs.
     ::setenv("CUDOCTOR_DRIVER_LIBRARY_PATH", healthy.c_str(), 1);
     auto host = host::Host::real();
-    ::unsetenv("CUDOCTOR_DRIVER_LIBRARY_PATH");
     snapshot::Snapshot snap;
     verify::Options options;
     options.level = 1;
     auto report = verify::run_verify(host, kb::Kb::builtin(), snap, options);
+    ::unsetenv("CUDOCTOR_DRIVER_LIBRARY_PATH");
     ASSERT_EQ(report.levels.size(), 1u);
     EXPECT_EQ(report.levels[0].steps[1].status, verify::Status::pass) << report.levels[0].steps[1].reason;
     std::ifstream maps("/proc/self/maps");
