@@ -75,7 +75,10 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
             r.preflight.push_back(where + "empty command");
             return;
         }
-        if (host.is_rooted() && !s.rooted_args.empty()) {
+        if (host.is_rooted() && !s.runs_image_content.empty()) {
+            r.preflight.push_back(where + "`" + shell_line(command_argv(host, s)) + "` " + s.runs_image_content +
+                                  "; not run: inside a machine image (run the plan on that machine)");
+        } else if (host.is_rooted() && !s.rooted_args.empty()) {
             if (!find_program(s.argv.front())) {
                 r.preflight.push_back(where + s.argv.front() + " is not installed on this computer (needed to change the image)");
             } else if (s.needs_root && !am_root) {
@@ -83,10 +86,10 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
                 r.needs_root = true;
             }
         } else if (host.is_rooted()) {
-            // A program inside the image that may only appear once earlier steps ran is checked
-            // when its step comes; one that is absent now and made by nothing is reported now.
-            if (!host.is_executable_file(s.argv.front()))
-                r.preflight.push_back(where + s.argv.front() + " is not in the image " + host.root());
+            // A machine image is inert: none of its programs is ever run, so a step that needs one
+            // is for the machine itself. The whole plan is refused before anything changes.
+            r.preflight.push_back(where + "`" + s.shell + "` would run a program of the machine; not run: inside a machine image " +
+                                  host.root() + " (run the plan on that machine)");
         } else {
             if (!find_program(s.argv.front())) r.preflight.push_back(where + s.argv.front() + " is not installed");
             else if (s.needs_root && !am_root) {
@@ -99,31 +102,34 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
     auto hp = host_target(host, s.path);
     if (!hp) {
         if (s.kind == StepKind::remove_tree && hp.error().code == Errc::not_found) return;  // already gone
-        r.preflight.push_back(where + hp.error().message);
+        r.preflight.push_back(where + host.in_image(hp.error()).message);
         return;
     }
+    // A path of the image is said to be one, so nobody looks for it on this computer.
+    const auto said = [&](std::string text) { return host.in_image(Error{Errc::io, std::move(text)}).message; };
     const std::string dir = fs::path(*hp).parent_path().string();
     if (!is_directory_not_link(dir)) {
-        if (s.kind != StepKind::remove_tree) r.preflight.push_back(where + host::dirname(s.path) + ": no such folder");
+        if (s.kind != StepKind::remove_tree) r.preflight.push_back(where + said(host::dirname(s.path) + ": no such folder"));
         return;
     }
     if (::access(dir.c_str(), W_OK) != 0) {
         if (errno == EROFS) {
-            r.preflight.push_back(where + host::dirname(s.path) + " is on a read-only filesystem");
+            r.preflight.push_back(where + said(host::dirname(s.path) + " is on a read-only filesystem"));
         } else if (!am_root) {
-            r.preflight.push_back(where + host::dirname(s.path) + " is not writable: run as root (sudo)");
+            r.preflight.push_back(where + said(host::dirname(s.path) + " is not writable") + ": run as root (sudo)");
             r.needs_root = true;
         } else {
-            r.preflight.push_back(os_error(where + host::dirname(s.path)));
+            r.preflight.push_back(where + said(os_error(host::dirname(s.path))));
         }
         return;
     }
     if ((s.kind == StepKind::symlink || s.kind == StepKind::write_file) && is_directory_not_link(*hp))
-        r.preflight.push_back(where + s.path + " is a folder; cudoctor will not replace it");
+        r.preflight.push_back(where + said(s.path + " is a folder") + "; cudoctor will not replace it");
     if (s.kind == StepKind::edit_file) {
         auto now = host.read_file(s.path);
         if (!now) r.preflight.push_back(where + now.error().message);
-        else if (*now != s.before) r.preflight.push_back(where + s.path + " changed since the plan was made: run the command again");
+        else if (*now != s.before)
+            r.preflight.push_back(where + said(s.path + " changed since the plan was made") + ": run the command again");
     }
 }
 
@@ -200,7 +206,9 @@ std::string last_lines(const std::string& text, std::size_t n) {
 Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const ApplyOptions& options) {
     if (s.kind == StepKind::command) {
         const auto argv = command_argv(host, s);
-        const bool real_program = host.is_rooted() && !s.rooted_args.empty();
+        // On an image only this computer's own programs run, given the image as an argument.
+        if (host.is_rooted() && s.rooted_args.empty()) return "not run: inside a machine image";
+        const bool real_program = host.is_rooted();
         auto run = real_program ? host::Host::real().run(argv, options.command_timeout) : host.run(argv, options.command_timeout);
         if (!run) return run.error().message;
         if (run->exit_code != 0) {
@@ -212,7 +220,7 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
     auto hp = host_target(host, s.path);
     if (!hp) {
         if (s.kind == StepKind::remove_tree && hp.error().code == Errc::not_found) return std::nullopt;
-        return hp.error().message;
+        return host.in_image(hp.error()).message;
     }
     switch (s.kind) {
         case StepKind::symlink:

@@ -33,9 +33,12 @@ struct Step {
     /// argv[0] is taken from inside the image.
     std::vector<std::string> rooted_args;
     bool needs_root = false;  ///< command: only root may run it on a real machine
-    std::string what;         ///< one line in the user's words: what this step changes
-    std::string undo;         ///< the exact undo, as commands a person can run
-    std::string shell;        ///< the step as a shell command line, for a person to read or run
+    /// command on a rooted Host: why it would run something of the image after all (dpkg runs a
+    /// package's maintainer scripts in a chroot of the image); apply() refuses such a step.
+    std::string runs_image_content;
+    std::string what;   ///< one line in the user's words: what this step changes
+    std::string undo;   ///< the exact undo, as commands a person can run
+    std::string shell;  ///< the step as a shell command line, for a person to read or run
 };
 
 /// An ordered list of steps, with the warnings and reminders that go with it.

@@ -31,7 +31,8 @@ Expected<const Entry*> match_toolkit(const host::Host& host, const Inventory& in
         auto real = host.resolve(spec);
         for (const auto& e : inv.toolkits)
             if (real && *real == e.toolkit.path) hits.push_back(&e);
-        if (hits.empty()) return fail(Errc::usage, "no CUDA toolkit at " + spec + " (installed: " + installed + ")");
+        if (hits.empty())
+            return fail(Errc::usage, host.in_image(Error{Errc::usage, "no CUDA toolkit at " + spec}).message + "; installed: " + installed);
         return hits.front();
     }
     std::string_view digits = spec;

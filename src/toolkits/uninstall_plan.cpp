@@ -119,7 +119,11 @@ bool plan_references(const host::Host& host, const Inventory& inv, const Entry& 
 void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const Entry& target, plan::Plan& p) {
     const auto& tk = target.toolkit;
     const std::string uninstaller = host::join(tk.path, "bin/cuda-uninstaller");
-    if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller)) {
+    if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller) && host.is_rooted()) {
+        // A machine image is inert: its programs are never run. The folder's removal below takes
+        // what the uninstaller would have removed inside it.
+        p.notes.push_back(uninstaller + " not run: inside a machine image (the folder is removed instead)");
+    } else if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller)) {
         p.steps.push_back(plan::run_command({uninstaller, "--silent"}, "the runfile's own uninstaller removes the files it installed",
                                             "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) +
                                                 "_<driver>_linux.run --silent --toolkit"));
@@ -143,10 +147,22 @@ void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const 
                 argv.push_back(o.name);
                 undo += " " + o.name + "=" + o.version;
             }
-            p.steps.push_back(plan::run_command(argv,
-                                                "dpkg purges the " + std::to_string(own.owned.size()) + " packages of CUDA " +
-                                                    Version::parse(tk.version)->truncated(2).str() + " (exact names; nothing else)",
-                                                undo, true, {"--root={root}", "--force-not-root"}));
+            // On an image, dpkg would run the packages' maintainer scripts in a chroot of it, and
+            // its triggers (ldconfig) with the image's programs: the image's code, as root.
+            auto step = plan::run_command(argv,
+                                          "dpkg purges the " + std::to_string(own.owned.size()) + " packages of CUDA " +
+                                              Version::parse(tk.version)->truncated(2).str() + " (exact names; nothing else)",
+                                          undo, true, {"--root={root}", "--force-not-root", "--no-triggers"});
+            if (host.is_rooted()) {
+                std::vector<std::string> scripts;
+                for (const auto& o : own.owned)
+                    for (const char* kind : {"prerm", "postrm"})
+                        for (const std::string& name : {o.name + "." + kind, o.name + ":*." + kind})
+                            for (const auto& f : host.glob("/var/lib/dpkg/info", name)) scripts.push_back(f);
+                if (!scripts.empty())
+                    step.runs_image_content = "would run maintainer scripts of the image (" + report::join(scripts, ", ") + ")";
+            }
+            p.steps.push_back(std::move(step));
         }
     }
     if (tk.install_method == snapshot::InstallMethod::pip) {
