@@ -60,8 +60,7 @@ Expected<Machine> open_machine(const MachineOptions& options, const MachineParts
     // A --python that is not there was silently ignored: the report then lacked what was asked for.
     for (const auto& python : options.pythons)
         if (!host->exists(python))
-            return fail(Errc::not_found,
-                        "--python " + python + ": no such file" + (host->is_rooted() ? " in the image " + host->root() : ""));
+            return Unexpected<Error>(host->in_image(Error{Errc::not_found, "--python " + python + ": no such file"}));
     Machine m{std::move(*host), std::move(*kb), {}, {}};
     m.snap = take_snapshot(m.host, m.kb, options, parts.probe);
     if (parts.inventory) m.inventory = toolkits::take_inventory(m.host, m.snap, *parts.inventory);

@@ -52,7 +52,8 @@ ExitStatus run_use(const UseOptions& options, std::ostream& out, std::ostream& e
         std::string start = options.dir.value_or(m.host.is_rooted() ? "/" : std::filesystem::current_path().string());
         auto pin = toolkits::find_pin(m.host, start);
         if (!pin) return give_up(pin.error());
-        if (!*pin) return give_up(Error{Errc::usage, "no version given and no .cuda-version file in " + start + " or above it"});
+        if (!*pin)
+            return give_up(m.host.in_image(Error{Errc::usage, "no version given and no .cuda-version file in " + start + " or above it"}));
         spec = (*pin)->version;
         pin_note = " (pinned by " + (*pin)->file + ")";
     }

@@ -85,8 +85,9 @@ TEST(PlanApply, PreflightRefusesAFileChangedSinceThePlanAndAFolderInPlaceOfALink
     p.steps.push_back(make_symlink(img.host, "/usr/local/cuda-12.4", "/usr/local/cuda-12.1", "a folder"));
     auto r = apply(img.host, p);
     ASSERT_EQ(r.preflight.size(), 2u);
-    EXPECT_EQ(r.preflight[0], "step 1: /etc/conf changed since the plan was made: run the command again");
-    EXPECT_EQ(r.preflight[1], "step 2: /usr/local/cuda-12.4 is a folder; cudoctor will not replace it");
+    const std::string image = " (inside the image " + img.host.root() + ")";
+    EXPECT_EQ(r.preflight[0], "step 1: /etc/conf changed since the plan was made" + image + ": run the command again");
+    EXPECT_EQ(r.preflight[1], "step 2: /usr/local/cuda-12.4 is a folder" + image + "; cudoctor will not replace it");
     EXPECT_EQ(img.conf(), "a\nb\nc\n");
 }
 
