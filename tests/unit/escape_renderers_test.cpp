@@ -1,10 +1,10 @@
 // One escape per medium, fed hostile text: every renderer that prints a name, label, path or
 // log excerpt from outside (check, verify, verify-installer, watch report and its memory.svg,
-// fleet, explain, compare, arch, plan) is given control bytes (OSC, CSI, C0, DEL, the C1 CSI),
-// bidi overrides and invalid UTF-8, and its output is checked for its medium: the terminal and
-// Markdown views hold no raw ESC, C0 or C1 byte, no bidi override and only valid UTF-8; a
-// Markdown table keeps its columns; the SVG files are well-formed XML (xmllint too, where
-// installed); JSON parses and round-trips.
+// fleet, explain, compare, arch, plan, opencv) is given control bytes (OSC, CSI, C0, DEL, the
+// C1 CSI), bidi overrides and invalid UTF-8, and its output is checked for its medium: the
+// terminal and Markdown views hold no raw ESC, C0 or C1 byte, no bidi override and only valid
+// UTF-8; a Markdown table keeps its columns; the SVG files are well-formed XML (xmllint too,
+// where installed); JSON parses and round-trips.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -26,6 +26,7 @@
 #include "gpucode/report.hpp"
 #include "installer/render.hpp"
 #include "integration/run_cudoctor.hpp"
+#include "opencv/log_report.hpp"
 #include "recipe/render.hpp"
 #include "report/report.hpp"
 #include "report/style.hpp"
@@ -581,6 +582,16 @@ TEST(EscapeRenderers, PlanTextScriptJson) {
         }
     }
     EXPECT_EQ(json_problem(report::json_text(recipe::to_json(plan, request, {}))), "");
+}
+
+TEST(EscapeRenderers, OpencvLogText) {
+    opencv::LogReport r;
+    r.log.opencv_version = "4.10.0" + kOsc;
+    r.verdicts.push_back({"module " + kSoh, opencv::Status::skipped, "skipped: " + kAll, "because " + kAll, "-DWITH_" + kRlo + "=ON"});
+    std::ostringstream text;
+    opencv::render_text(r, text);
+    EXPECT_EQ(terminal_problem(text.str()), "") << text.str();
+    EXPECT_EQ(json_problem(report::json_text(opencv::to_json(r))), "");
 }
 
 }  // namespace cudoctor::test::escape_all
