@@ -15,6 +15,7 @@
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
 #include "host/files.hpp"
+#include "report/style.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
 #include "watch/watcher.hpp"
@@ -38,7 +39,7 @@ struct WatchCliOptions {
     std::string report_dir;
 };
 
-/// Reads DIR, prints the summary, writes DIR/memory.svg.
+/// Reads DIR, prints the summary (with -q its verdict line only), writes DIR/memory.svg.
 ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_dir, bool json, std::optional<ExitStatus> ended,
                   const Output& o) {
     auto xids = watch::XidCatalog::load(kb_dir);
@@ -48,7 +49,8 @@ ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_d
     const auto summary = watch::summarise(*record, *xids, dir);
     // The plot is an extra beside the summary: a folder we cannot write to does not fail the report.
     (void)host::write_atomically(dir + "/memory.svg", watch::memory_svg(summary));
-    if (json) o.out << watch::to_json(summary).dump(2) << "\n";
+    if (json) o.out << report::json_text(watch::to_json(summary)) << "\n";
+    else if (o.quiet) o.out << report::outside_text(watch::verdict_line(summary), report::Medium::terminal) << "\n";
     else watch::render_text(summary, o.out);
     if (ended) return *ended;
     return summary.problems() ? ExitStatus::problems : ExitStatus::healthy;
@@ -87,8 +89,9 @@ ExitStatus run_watch_command(const WatchCliOptions& o, const Output& out) {
         auto parsed = watch::parse_duration(*step);
         if (!parsed) return usage_error({Errc::usage, std::string(kStepOverride) + ": " + parsed.error().message});
         w.clock_step = *parsed;
-        if (!o.json)
-            out.err << "cudoctor watch: " << kStepOverride << "=" << *step << " is active: samples are stamped " << *step
+        const auto shown = report::outside_text(*step, report::Medium::terminal);
+        if (!o.json && !out.quiet)
+            out.err << "cudoctor watch: " << kStepOverride << "=" << shown << " is active: samples are stamped " << shown
                     << " apart, not by the clock\n";
     }
     w.out_dir = o.out ? *o.out : default_out_dir();
@@ -96,12 +99,18 @@ ExitStatus run_watch_command(const WatchCliOptions& o, const Output& out) {
     // On this machine a relative path is taken from the working folder; in an image, from its root.
     if (w.kernel_log && !host->is_rooted() && !w.kernel_log->starts_with('/'))
         w.kernel_log = std::filesystem::absolute(*w.kernel_log).lexically_normal().string();
-    w.live_status = !o.json && out.err_is_terminal;
+    w.live_status = !o.json && !out.quiet && out.err_is_terminal;
+    // Why there is nothing to see (no driver here, an image's libraries never loaded), said at
+    // once rather than after hours of empty samples; -q leaves it to the verdict line.
+    if (!out.quiet)
+        w.note = [&err = out.err](const std::string& line) {
+            err << "cudoctor watch: " << report::outside_text(line, report::Medium::terminal) << "\n" << std::flush;
+        };
     w.echo_fd = o.json ? STDERR_FILENO : STDOUT_FILENO;
     w.extra_env = color_environment(out.color_mode);
     auto end = watch::run_watch(*host, w);
     if (!end) return usage_error(end.error());
-    if (!o.json) out.err << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";
+    if (!o.json && !out.quiet) out.err << "cudoctor watch: " << end->why << " after " << end->samples << " samples\n";
     return report(w.out_dir, o.machine.kb_dir, o.json, end->interrupted ? std::optional<ExitStatus>(ExitStatus::interrupted) : std::nullopt,
                   out);
 }

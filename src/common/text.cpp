@@ -1,5 +1,7 @@
 #include "common/text.hpp"
 
+#include <algorithm>
+
 namespace cudoctor::text {
 
 std::string_view trim(std::string_view s) {
@@ -62,6 +64,27 @@ std::string to_lower(std::string_view s) {
     return out;
 }
 
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    const std::size_t len = u < 0x80 ? 1 : u >= 0xf0 && u < 0xf5 ? 4 : u >= 0xe0 && u < 0xf0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
+    if (len == 0 || i + len > s.size()) return 0;
+    auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    for (std::size_t k = 1; k < len; ++k)
+        if ((at(k) & 0xc0) != 0x80) return 0;
+    if (len == 3 && u == 0xe0 && at(1) < 0xa0) return 0;   // overlong
+    if (len == 3 && u == 0xed && at(1) >= 0xa0) return 0;  // surrogates
+    if (len == 4 && u == 0xf0 && at(1) < 0x90) return 0;   // overlong
+    if (len == 4 && u == 0xf4 && at(1) >= 0x90) return 0;  // past U+10FFFF
+    return len;
+}
+
+bool terminal_refuses(std::string_view c) {
+    auto at = [&](std::size_t k) { return static_cast<unsigned char>(c[k]); };
+    if (c.size() == 2) return at(0) == 0xc2 && at(1) < 0xa0;
+    if (c.size() != 3 || at(0) != 0xe2) return false;
+    return (at(1) == 0x80 && at(2) >= 0xaa && at(2) <= 0xae) || (at(1) == 0x81 && at(2) >= 0xa6 && at(2) <= 0xa9);
+}
+
 // The cut is at `max` bytes of output, never inside a character, then marked with "…".
 std::string printable(std::string_view s, std::size_t max) {
     std::string out;
@@ -74,22 +97,14 @@ std::string printable(std::string_view s, std::size_t max) {
             ++i;
             continue;
         }
-        // Keep well-formed UTF-8 (…, ≤, names in other scripts); one '?' per invalid byte.
-        const std::size_t len = u >= 0xf0 && u < 0xf5 ? 4 : u >= 0xe0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
-        bool ok = len > 0 && i + len <= s.size();
-        if (ok && i + len > end) break;  // a character that would cross the cut goes with it
-        for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
-        if (ok && len == 3 && u == 0xe0) ok = static_cast<unsigned char>(s[i + 1]) >= 0xa0;  // overlong
-        if (ok && len == 4 && u == 0xf0) ok = static_cast<unsigned char>(s[i + 1]) >= 0x90;
-        if (ok && len == 4 && u == 0xf4) ok = static_cast<unsigned char>(s[i + 1]) < 0x90;  // > U+10FFFF
-        if (ok && len == 3 && u == 0xed) ok = static_cast<unsigned char>(s[i + 1]) < 0xa0;  // surrogates
-        if (ok) {
-            out.append(s.substr(i, len));
-            i += len;
-        } else {
-            out += '?';
-            ++i;
-        }
+        // Keep well-formed UTF-8 (…, ≤, names in other scripts); one '?' per invalid byte, one
+        // per refused character.
+        const std::size_t len = utf8_length(s, i);
+        if (len && i + len > end) break;  // a character that would cross the cut goes with it
+        const auto character = s.substr(i, std::max<std::size_t>(len, 1));
+        if (len == 0 || terminal_refuses(character)) out += '?';
+        else out.append(character);
+        i += character.size();
     }
     if (s.size() > max) out += "…";
     return out;

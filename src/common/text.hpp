@@ -21,7 +21,16 @@ constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr bool is_blank(char c) { return c == ' ' || c == '\t'; }
 /// The fields of one line as awk splits them: runs of spaces and TABs separate, none is empty.
 std::vector<std::string_view> fields(std::string_view s);
-/// Printable form of arbitrary bytes for an error line: control bytes become '?', cut at `max`.
+/// Length of the well-formed UTF-8 character at s[i], or 0 for an invalid byte (a stray
+/// continuation, a cut sequence, an overlong form, a surrogate, past U+10FFFF).
+std::size_t utf8_length(std::string_view s, std::size_t i);
+/// A well-formed character no terminal should get from outside: a C1 control U+0080–U+009F
+/// (U+009B is a one-byte CSI on some terminals), or a bidi override or isolate U+202A–U+202E,
+/// U+2066–U+2069, which reorders what the screen shows ("Trojan Source").
+bool terminal_refuses(std::string_view character);
+/// Printable form of arbitrary bytes for an error line, cut at `max`: control bytes, the
+/// characters terminal_refuses and invalid UTF-8 become '?' (report::outside_text's terminal
+/// rule, which does not cut).
 std::string printable(std::string_view s, std::size_t max = 120);
 /// One word for a POSIX shell: returned as is when it holds nothing the shell would expand or
 /// split, otherwise in single quotes (an inner ' becomes '\\'').

@@ -108,6 +108,8 @@ Expected<Reading> sample_nvml(const std::vector<std::string>& candidates, std::c
     const auto& f = child->facts;
     r.library = fact<std::string>(f, "library").value_or("");
     r.missing = fact<std::vector<std::string>>(f, "missing").value_or(std::vector<std::string>{});
+    r.tried = tried_list(*child);
+    r.init_result = fact<int>(f, "init_result");
     if (auto it = f.find("gpus"); it != f.end() && it->is_array()) {
         for (const auto& j : *it) {
             GpuReading g;
@@ -135,17 +137,18 @@ Expected<Reading> sample_nvml(const std::vector<std::string>& candidates, std::c
             r.processes.push_back(std::move(p));
         }
     }
+    // The child always ends its log ("done") when it returns: a missing library and a failed
+    // nvmlInit_v2 are answers, a hang or a crash is not.
+    const bool answered = f.contains("gpus");
     if (!child->complete) {
-        if (r.library.empty()) {
-            auto tried = tried_list(*child);
-            r.trouble = tried.empty() ? "libnvidia-ml.so.1 could not be loaded" : "libnvidia-ml.so.1 could not be loaded: " + tried.back();
-        } else if (auto init = fact<int>(f, "init_result"); init && *init != 0) {
-            r.trouble = "nvmlInit_v2 failed with " + std::to_string(*init) + " (" + fact<std::string>(f, "init_text").value_or("") + ")";
-        } else if (auto trouble = child->trouble(); !trouble.empty()) {
-            r.trouble = trouble;
-        } else {
-            r.trouble = "the NVML library lacks nvmlInit_v2 or the device functions";
-        }
+        r.trouble = child->trouble();
+        if (r.trouble.empty()) r.trouble = "the NVML sample ended before answering";
+    } else if (r.library.empty()) {
+        r.trouble = r.tried.empty() ? "libnvidia-ml.so.1 could not be loaded" : "libnvidia-ml.so.1 could not be loaded: " + r.tried.back();
+    } else if (r.init_result && *r.init_result != 0) {
+        r.trouble = "nvmlInit_v2 failed with " + std::to_string(*r.init_result) + " (" + fact<std::string>(f, "init_text").value_or("") + ")";
+    } else if (!answered) {
+        r.trouble = "the NVML library lacks nvmlInit_v2 or the device functions";
     }
     return r;
 }

@@ -41,7 +41,9 @@ struct ProcessReading {
 struct Reading {
     std::vector<GpuReading> gpus;
     std::vector<ProcessReading> processes;
-    std::string library;
+    std::string library;             ///< the file the loader chose, "" when none loaded
+    std::vector<std::string> tried;  ///< why each candidate that did not load failed (dlerror)
+    std::optional<int> init_result;  ///< nvmlInit_v2's answer when it answered (0: success)
     std::vector<std::string> missing;
     std::string trouble;
 };

@@ -1,5 +1,7 @@
 #include "explain/render.hpp"
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "report/style.hpp"
@@ -21,9 +23,7 @@ void indent_lines(std::ostream& out, const std::string& text, const char* prefix
     }
 }
 
-}  // namespace
-
-void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
+void write_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
     if (causes.empty()) {
         out << "No known CUDA error found in " << ctx.lines << (ctx.lines == 1 ? " line" : " lines")
             << ": nothing in it matches cudoctor's error catalog.\n";
@@ -55,6 +55,17 @@ void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std
     }
 }
 
+}  // namespace
+
+void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
+    // The log's lines, the values read from them (library names, versions) in the fixes and the
+    // machine's facts come from outside, and the view's own words hold no control byte: the
+    // finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_text(causes, ctx, text);
+    out << report::outside_lines(text.str());
+}
+
 void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& c : causes) {
@@ -84,7 +95,7 @@ void render_json(const std::vector<Cause>& causes, const RenderContext& ctx, std
     doc["lines"] = ctx.lines;
     doc["bytes"] = ctx.bytes;
     doc["machine"] = ctx.machine.empty() ? nlohmann::json(nullptr) : nlohmann::json(ctx.machine);
-    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    out << report::json_text(doc) << "\n";
 }
 
 }  // namespace cudoctor::explain

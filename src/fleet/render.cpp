@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <sstream>
 
 #include "fleet/hostlist.hpp"
 #include "report/style.hpp"
@@ -167,7 +168,9 @@ std::string format_duration(std::int64_t seconds) {
     return out.empty() ? "0s" : out;
 }
 
-void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
+namespace {
+
+void write_text(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
     out << "cudoctor fleet: " << headline(r) << "\n";
     if (r.newest) out << "  newest snapshot: " << snapshot::format_utc(*r.newest) << "\n";
     if (!r.nodes.empty()) {
@@ -207,46 +210,58 @@ void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out
     }
 }
 
+}  // namespace
+
+void render_text(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
+    // Versions, titles, time stamps and names all come from the snapshots, and the view's own
+    // words hold no control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_text(r, o, text);
+    out << report::outside_lines(text.str());
+}
+
 void render_markdown(const FleetReport& r, const RenderOptions& o, std::ostream& out) {
-    out << "## cudoctor fleet\n\n" << headline(r) << "\n";
+    using report::markdown_cell;
+    using report::markdown_code;
+    out << "## cudoctor fleet\n\n" << markdown_cell(headline(r)) << "\n";
     if (r.newest) out << "\nNewest snapshot: `" << snapshot::format_utc(*r.newest) << "`\n";
     if (!r.nodes.empty()) {
-        out << "\n### Configuration (" << report::markdown_cell(r.baseline ? reference_name(r) : "majority") << ")\n\n"
+        out << "\n### Configuration (" << markdown_cell(r.baseline ? reference_name(r) : "majority") << ")\n\n"
             << "| layer | reference | nodes | other configurations |\n| --- | --- | --- | --- |\n";
         for (const auto& l : r.layers) {
             std::string others;
             for (const auto& v : l.variants) {
                 if (v.items == l.reference) continue;
-                others += (others.empty() ? "" : "<br>") + layer_value(v.items) + " — " + std::to_string(v.nodes.size()) + ": `" +
-                          node_list(r, v.nodes, o.max_list_chars) + "`";
+                others += (others.empty() ? "" : "<br>") + markdown_cell(layer_value(v.items)) + " — " + std::to_string(v.nodes.size()) +
+                          ": " + markdown_code(node_list(r, v.nodes, o.max_list_chars));
             }
-            out << "| " << to_string(l.layer) << " | " << report::markdown_cell(layer_value(l.reference)) << " | " << l.agree << "/"
-                << r.nodes.size() << (l.tie ? " (tied)" : "") << " | " << report::markdown_cell(others) << " |\n";
+            out << "| " << to_string(l.layer) << " | " << markdown_cell(layer_value(l.reference)) << " | " << l.agree << "/"
+                << r.nodes.size() << (l.tie ? " (tied)" : "") << " | " << others << " |\n";
         }
     }
     if (!r.drift.empty()) {
         out << "\n### Nodes that differ (" << r.drift.size() << ")\n\n";
         for (const auto& g : group_drift(r)) {
-            out << "- `" << node_list(r, g.nodes, o.max_list_chars) << "`\n";
-            for (const auto& line : g.lines) out << "  - " << line << "\n";
+            out << "- " << markdown_code(node_list(r, g.nodes, o.max_list_chars)) << "\n";
+            for (const auto& line : g.lines) out << "  - " << markdown_cell(line) << "\n";
         }
     }
     if (!r.findings.empty()) {
         out << "\n### Findings by rule\n\n| severity | rule | what | nodes |\n| --- | --- | --- | --- |\n";
         for (const auto& f : r.findings)
-            out << "| " << snapshot::to_string(f.severity) << " | `" << f.id << "` | " << report::markdown_cell(f.title) << " | "
-                << (f.mixed_severity()
-                        ? report::markdown_cell(finding_nodes(r, f, o.max_list_chars))
-                        : std::to_string(f.nodes.size()) + ": `" + report::markdown_cell(node_list(r, f.nodes, o.max_list_chars)) + "`")
+            out << "| " << snapshot::to_string(f.severity) << " | " << markdown_code(f.id) << " | " << markdown_cell(f.title) << " | "
+                << (f.mixed_severity() ? markdown_cell(finding_nodes(r, f, o.max_list_chars))
+                                       : std::to_string(f.nodes.size()) + ": " + markdown_code(node_list(r, f.nodes, o.max_list_chars)))
                 << " |\n";
     }
     if (!r.stale.empty()) {
         out << "\n### Stale snapshots (older than " << format_duration(r.stale_after_seconds) << " before the newest)\n\n";
-        for (const auto& s : r.stale) out << "- `" << safe(r.nodes[s.node].name) << "`: " << stale_reason(r, s) << "\n";
+        for (const auto& s : r.stale)
+            out << "- " << markdown_code(r.nodes[s.node].name) << ": " << markdown_cell(stale_reason(r, s)) << "\n";
     }
     if (!r.unreadable.empty()) {
         out << "\n### Unreadable snapshots (" << r.unreadable.size() << ")\n\n";
-        for (const auto& u : r.unreadable) out << "- `" << u.file << "`: " << u.message << "\n";
+        for (const auto& u : r.unreadable) out << "- " << markdown_code(u.file) << ": " << markdown_cell(u.message) << "\n";
     }
 }
 

@@ -1,6 +1,7 @@
 #include "gpucode/report.hpp"
 
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -141,7 +142,9 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
     }
 }
 
-void render_text(const ArchReport& report, std::ostream& out) {
+namespace {
+
+void write_text(const ArchReport& report, std::ostream& out) {
     for (const auto& f : report.files) {
         const auto& s = f.scan;
         out << cudoctor::report::outside_text(s.path, cudoctor::report::Medium::terminal) << "  (" << s.kind << ", "
@@ -196,9 +199,22 @@ void render_text(const ArchReport& report, std::ostream& out) {
     if (!report.note.empty()) out << report.note << "\n";
 }
 
+}  // namespace
+
+void render_text(const ArchReport& report, std::ostream& out) {
+    // Paths, package names, ELF section names, build evidence and GPU names come from outside,
+    // and the view's own words hold no control byte: the finished view goes through the one
+    // escape, line by line.
+    std::ostringstream text;
+    write_text(report, text);
+    out << cudoctor::report::outside_lines(text.str());
+}
+
 void render_markdown(const ArchReport& report, std::ostream& out) {
+    using cudoctor::report::markdown_cell;
+    using cudoctor::report::markdown_code;
     out << "| file | SASS | PTX | compressed |";
-    for (const auto& g : report.gpus) out << " " << gpu_label(g) << " |";
+    for (const auto& g : report.gpus) out << " " << markdown_cell(gpu_label(g)) << " |";
     out << "\n|---|---|---|---|";
     for (std::size_t i = 0; i < report.gpus.size(); ++i) out << "---|";
     out << "\n";
@@ -208,11 +224,11 @@ void render_markdown(const ArchReport& report, std::ostream& out) {
             images += t.images;
             compressed += t.compressed;
         }
-        out << "| `" << cudoctor::report::markdown_cell(f.scan.path) << "` | " << list_of(f.targets, formats::FatbinKind::sass, false)
-            << " | " << list_of(f.targets, formats::FatbinKind::ptx, true) << " | " << compressed << "/" << images << " |";
+        out << "| " << markdown_code(f.scan.path) << " | " << markdown_cell(list_of(f.targets, formats::FatbinKind::sass, false)) << " | "
+            << markdown_cell(list_of(f.targets, formats::FatbinKind::ptx, true)) << " | " << compressed << "/" << images << " |";
         for (const auto& v : f.verdicts) {
             out << " " << (v.mode == RunMode::cannot_run ? "**cannot run**" : v.partial ? "**partial**" : to_id(v.mode));
-            if (!v.via.empty()) out << " (" << v.via << ")";
+            if (!v.via.empty()) out << " (" << markdown_cell(v.via) << ")";
             if (v.partial) out << " " << v.modules_usable << "/" << v.modules_total << " modules";
             out << " |";
         }
@@ -220,13 +236,13 @@ void render_markdown(const ArchReport& report, std::ostream& out) {
     }
     for (const auto& p : report.packages) {
         if (!p.without_cuda()) continue;
-        out << "| `" << cudoctor::report::markdown_cell(p.name) << "` (Python package, built without CUDA) | | | |";
+        out << "| " << markdown_code(p.name) << " (Python package, built without CUDA) | | | |";
         for (std::size_t i = 0; i < report.gpus.size(); ++i) out << " **cannot use** |";
         out << "\n";
     }
-    for (const auto& [path, e] : report.errors) out << "\n- `" << path << "`: " << e.message;
+    for (const auto& [path, e] : report.errors) out << "\n- " << markdown_code(path) << ": " << markdown_cell(e.message);
     if (!report.errors.empty()) out << "\n";
-    if (!report.note.empty()) out << "\n" << report.note << "\n";
+    if (!report.note.empty()) out << "\n" << markdown_cell(report.note) << "\n";
 }
 
 nlohmann::json to_json(const ArchReport& report) {

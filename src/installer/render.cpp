@@ -23,30 +23,33 @@ report::Ink ink_of(CheckStatus s) {
 
 void render_text(const VerifyReport& r, bool color, std::ostream& out) {
     const report::Painter painter(color);
-    out << report::outside_text(r.path, report::Medium::terminal) << "  (" << human_bytes(r.size) << ", " << r.size << " bytes)\n";
-    out << "  " << r.kind_text << "\n";
+    // The file's name, its kind (a server's error page, the installer's label), the parts of its
+    // name and the fixes (which name the file) come from outside: each through the one escape
+    // (a line as a whole cannot be: the painter writes ESC).
+    const auto safe = [](std::string_view text) { return report::outside_text(text, report::Medium::terminal); };
+    out << safe(r.path) << "  (" << human_bytes(r.size) << ", " << r.size << " bytes)\n";
+    out << "  " << safe(r.kind_text) << "\n";
     if (!r.name.product.empty()) {
         out << "  names:";
-        if (!r.name.cuda.empty()) out << " CUDA " << r.name.cuda;
-        if (!r.name.cudnn.empty()) out << " cuDNN " << r.name.cudnn;
-        if (!r.name.driver.empty()) out << " driver " << r.name.driver;
-        if (!r.name.arch.empty()) out << " (" << r.name.arch << ")";
+        if (!r.name.cuda.empty()) out << " CUDA " << safe(r.name.cuda);
+        if (!r.name.cudnn.empty()) out << " cuDNN " << safe(r.name.cudnn);
+        if (!r.name.driver.empty()) out << " driver " << safe(r.name.driver);
+        if (!r.name.arch.empty()) out << " (" << safe(r.name.arch) << ")";
         out << "\n";
     }
     for (const auto& c : r.checks) {
         if (c.name == "kind") continue;  // said above
         std::string status = to_string(c.status);
         status.resize(7, ' ');
-        out << "  " << painter.paint(ink_of(c.status), status) << " " << c.name << ": "
-            << report::outside_text(c.message, report::Medium::terminal) << "\n";
+        out << "  " << painter.paint(ink_of(c.status), status) << " " << safe(c.name) << ": " << safe(c.message) << "\n";
     }
     if (r.bytes_read) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "  (read once: %s in %.2f s)\n", human_bytes(r.bytes_read).c_str(), r.pass_seconds);
         out << buf;
     }
-    out << painter.paint(r.is_good() ? report::Ink::bold_green : report::Ink::bold_red, "verdict: " + r.summary) << "\n";
-    for (const auto& f : r.fixes) out << "  fix: " << f << "\n";
+    out << painter.paint(r.is_good() ? report::Ink::bold_green : report::Ink::bold_red, "verdict: " + safe(r.summary)) << "\n";
+    for (const auto& f : r.fixes) out << "  fix: " << safe(f) << "\n";
 }
 
 void render_json(const VerifyReport& r, std::ostream& out) {
@@ -88,7 +91,7 @@ void render_json(const VerifyReport& r, std::ostream& out) {
     }
     j["bytes_read"] = r.bytes_read;
     j["pass_seconds"] = r.pass_seconds;
-    out << j.dump(2) << "\n";
+    out << report::json_text(j) << "\n";
 }
 
 void ProgressBar::update(std::uint64_t done, std::uint64_t total) {

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <set>
+#include <sstream>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "kb/toolkit_release.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::opencv {
 namespace {
@@ -293,7 +295,9 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
     return plan;
 }
 
-void render_text(const CmakePlan& plan, std::ostream& out) {
+namespace {
+
+void write_plan_text(const CmakePlan& plan, std::ostream& out) {
     out << "OpenCV with CUDA for";
     for (std::size_t i = 0; i < plan.gpus.size(); ++i)
         out << (i ? "," : "") << " " << plan.gpus[i].name << " (" << plan.gpus[i].cc.str() << ")";
@@ -318,6 +322,16 @@ void render_text(const CmakePlan& plan, std::ostream& out) {
         for (const auto& n : plan.notes) out << "  · " << n << "\n";
     }
     out << "\nAfterwards: cmake … 2>&1 | tee cmake_config.log, then `cudoctor opencv log cmake_config.log` says what was really enabled.\n";
+}
+
+}  // namespace
+
+void render_text(const CmakePlan& plan, std::ostream& out) {
+    // The GPU names, paths, the Python and the notes come from the machine, and the view's own
+    // words hold no control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_plan_text(plan, text);
+    out << report::outside_lines(text.str());
 }
 
 nlohmann::json to_json(const CmakePlan& plan) {

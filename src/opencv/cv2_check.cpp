@@ -1,9 +1,11 @@
 #include "opencv/cv2_check.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "common/text.hpp"
 #include "gpucode/inputs.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::opencv {
 namespace {
@@ -118,7 +120,9 @@ Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std
     return check;
 }
 
-void render_text(const Cv2Check& check, std::ostream& out) {
+namespace {
+
+void write_cv2_text(const Cv2Check& check, std::ostream& out) {
     const auto& a = check.answer;
     out << "cv2 of " << check.python << "\n";
     if (!a.import_error.empty()) {
@@ -142,6 +146,16 @@ void render_text(const Cv2Check& check, std::ostream& out) {
         if (a.libraries.empty()) out << "  (the child reported no OpenCV libraries mapped)\n";
         else gpucode::render_text(check.arch, out);
     }
+}
+
+}  // namespace
+
+void render_text(const Cv2Check& check, std::ostream& out) {
+    // The import error, module path and library names come from the Python child, and the view's
+    // own words hold no control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_cv2_text(check, text);
+    out << report::outside_lines(text.str());
 }
 
 nlohmann::json to_json(const Cv2Check& check) {

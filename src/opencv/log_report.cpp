@@ -1,6 +1,7 @@
 #include "opencv/log_report.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 #include "common/text.hpp"
 #include "gpucode/compatibility.hpp"
@@ -322,7 +323,9 @@ nlohmann::json to_json(const LogReport& report) {
     return j;
 }
 
-void render_text(const LogReport& report, std::ostream& out) {
+namespace {
+
+void write_log_text(const LogReport& report, std::ostream& out) {
     const auto& log = report.log;
     if (!log.opencv_version.empty()) out << "OpenCV " << log.opencv_version << "\n";
     for (const auto& v : report.verdicts) {
@@ -335,6 +338,16 @@ void render_text(const LogReport& report, std::ostream& out) {
         if (!v.reason.empty()) out << "      why: " << v.reason << "\n";
         if (!v.fix.empty()) out << "      fix: " << v.fix << "\n";
     }
+}
+
+}  // namespace
+
+void render_text(const LogReport& report, std::ostream& out) {
+    // Versions, paths and reasons come from a pasted CMake log, and the view's own words hold no
+    // control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_log_text(report, text);
+    out << report::outside_lines(text.str());
 }
 
 }  // namespace cudoctor::opencv

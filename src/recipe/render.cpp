@@ -1,5 +1,7 @@
 #include "recipe/render.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "common/text.hpp"
@@ -66,10 +68,16 @@ std::string describe_request(const Request& r) {
     return parts.empty() ? "a CUDA toolkit" : report::join(parts, " ");
 }
 
-void render_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out) {
+namespace {
+
+/// A script's comment line: one line, whatever the text from outside holds (a line break in a
+/// GPU name or an os-release value would otherwise start a command).
+std::string comment_text(std::string_view text) { return report::outside_text(text, report::Medium::terminal); }
+
+void write_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out) {
     out << "Recipe for " << describe_request(request) << "\n";
     // The GPU name and OS come from the machine (its os-release may hold anything).
-    out << "  machine: " << report::outside_text(target_line(plan.target), report::Medium::terminal) << "\n";
+    out << "  machine: " << target_line(plan.target) << "\n";
     for (const auto& n : plan.target.notes) out << "  (" << n << ")\n";
     if (plan.refused) {
         out << "\nNo working set: " << plan.refused->reason << "\n";
@@ -120,6 +128,16 @@ void render_text(const Recipe& plan, const Request& request, const Prediction& p
         }
     }
     out << "\nNothing was run. `cudoctor plan … --format script > plan.sh` writes these steps as a script.\n";
+}
+
+}  // namespace
+
+void render_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out) {
+    // The machine's GPU name, OS and paths run through the whole view, and its own words hold no
+    // control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_text(plan, request, prediction, text);
+    out << report::outside_lines(text.str());
 }
 
 nlohmann::json to_json(const Recipe& plan, const Request& request, const Prediction& prediction) {
@@ -174,8 +192,8 @@ nlohmann::json to_json(const Recipe& plan, const Request& request, const Predict
 
 void render_script(const Recipe& plan, const Request& request, std::ostream& out) {
     out << "#!/usr/bin/env bash\n";
-    out << "# Written by `cudoctor plan` for: " << describe_request(request) << "\n";
-    out << "# Machine: " << target_line(plan.target) << "\n";
+    out << "# Written by `cudoctor plan` for: " << comment_text(describe_request(request)) << "\n";
+    out << "# Machine: " << comment_text(target_line(plan.target)) << "\n";
     out << "# Read it before running it. It stops at the first failing command or check.\n";
     out << "set -euo pipefail\n";
     if (plan.refused) {
@@ -184,13 +202,13 @@ void render_script(const Recipe& plan, const Request& request, std::ostream& out
         out << "exit 1\n";
         return;
     }
-    for (const auto& c : plan.chosen) out << "# " << c.layer << ": " << c.value << " — " << c.reason << "\n";
-    for (const auto& k : plan.kept) out << "# stays: " << k.layer << " " << k.what << " — " << k.reason << "\n";
+    for (const auto& c : plan.chosen) out << "# " << comment_text(c.layer + ": " + c.value + " — " + c.reason) << "\n";
+    for (const auto& k : plan.kept) out << "# stays: " << comment_text(k.layer + " " + k.what + " — " + k.reason) << "\n";
     if (const std::string no_gpu = no_gpu_lines(plan.target); !no_gpu.empty()) {
         std::string_view rest = no_gpu;
         while (!rest.empty()) {
             const auto nl = rest.find('\n');
-            out << "# " << text::trim(rest.substr(0, nl)) << "\n";
+            out << "# " << comment_text(text::trim(rest.substr(0, nl))) << "\n";
             rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
         }
     }
@@ -198,8 +216,8 @@ void render_script(const Recipe& plan, const Request& request, std::ostream& out
     int n = 0;
     for (const auto& s : plan.steps) {
         ++n;
-        out << "\n# ---- step " << n << ": " << s.title << "\n";
-        for (const auto& note : s.notes) out << "# " << note << "\n";
+        out << "\n# ---- step " << n << ": " << comment_text(s.title) << "\n";
+        for (const auto& note : s.notes) out << "# " << comment_text(note) << "\n";
         out << "if [ \"$from_step\" -le " << n << " ]; then\n";
         out << "echo " << single_quoted(fmt::format("== step {}: {}", n, s.title)) << "\n";
         for (const auto& c : s.commands) {

@@ -32,26 +32,18 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out, const st
     out << "| Platform | " << markdown_cell(detail::describe_platform_details(snap.platform), "–") << " |\n";
     if (!snap.notes.empty()) {
         out << "\n**Could not read**\n\n";
-        for (const auto& n : snap.notes) out << "- " << detail::describe(n) << "\n";
+        for (const auto& n : snap.notes) out << "- " << markdown_cell(detail::describe(n)) << "\n";
     }
     out << "\n**Findings**\n\n";
     const std::string cannot = cannot_run_verdict(snap);
-    if (!cannot.empty()) out << "**" << cannot << "**\n\n";
+    if (!cannot.empty()) out << "**" << markdown_cell(cannot) << "**\n\n";
     if (snap.findings.empty() && cannot.empty()) out << "No problems found.\n";
     for (const auto& f : snap.findings) {
-        out << fmt::format("- **{}** `{}` {}{}\n", snapshot::to_string(f.severity), f.id, f.title,
-                           f.consequence_of.empty() ? "" : fmt::format(" (follows from `{}`)", f.consequence_of));
-        if (!f.why.empty()) out << "  - why: " << f.why << "\n";
-        if (!f.fix.empty()) {
-            out << "  - fix:\n\n    ```sh\n";
-            std::string_view rest = f.fix;
-            while (!rest.empty()) {
-                const auto nl = rest.find('\n');
-                out << "    " << rest.substr(0, nl) << "\n";
-                rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-            }
-            out << "    ```\n";
-        }
+        // A snapshot read from a file may hold any id, title or fix: each through the escape.
+        out << fmt::format("- **{}** {} {}{}\n", snapshot::to_string(f.severity), markdown_code(f.id), markdown_cell(f.title),
+                           f.consequence_of.empty() ? "" : fmt::format(" (follows from {})", markdown_code(f.consequence_of)));
+        if (!f.why.empty()) out << "  - why: " << markdown_cell(f.why) << "\n";
+        if (!f.fix.empty()) out << "  - fix:\n\n" << markdown_block(f.fix, "sh", "    ");
     }
 }
 

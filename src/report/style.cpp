@@ -1,9 +1,12 @@
 #include "report/style.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include <fmt/format.h>
+
+#include "common/text.hpp"
 
 namespace cudoctor::report {
 namespace {
@@ -21,22 +24,8 @@ std::string_view sgr_of(Ink ink) {
     return "0";
 }
 
-/// Length of the well-formed UTF-8 character at s[i] that is safe on a terminal, or 0 (an
-/// invalid byte, or a C1 control U+0080–U+009F: U+009B is a one-byte CSI on some terminals).
-std::size_t safe_utf8_length(std::string_view s, std::size_t i) {
-    const auto u = static_cast<unsigned char>(s[i]);
-    const std::size_t len = u >= 0xf0 && u < 0xf5 ? 4 : u >= 0xe0 ? 3 : u >= 0xc2 && u < 0xe0 ? 2 : 0;
-    if (len == 0 || i + len > s.size()) return 0;
-    auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-    for (std::size_t k = 1; k < len; ++k)
-        if ((at(k) & 0xc0) != 0x80) return 0;
-    if (len == 2 && u == 0xc2 && at(1) < 0xa0) return 0;   // C1 controls
-    if (len == 3 && u == 0xe0 && at(1) < 0xa0) return 0;   // overlong
-    if (len == 3 && u == 0xed && at(1) >= 0xa0) return 0;  // surrogates
-    if (len == 4 && u == 0xf0 && at(1) < 0x90) return 0;   // overlong
-    if (len == 4 && u == 0xf4 && at(1) >= 0x90) return 0;  // past U+10FFFF
-    return len;
-}
+/// U+FFFE and U+FFFF: well-formed UTF-8, but no characters XML 1.0 allows.
+bool xml_noncharacter(std::string_view c) { return c == "\xef\xbf\xbe" || c == "\xef\xbf\xbf"; }
 
 }  // namespace
 
@@ -52,33 +41,28 @@ std::string outside_text(std::string_view text, Medium medium) {
     while (i < text.size()) {
         const char c = text[i];
         const auto u = static_cast<unsigned char>(c);
-        if (u == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xa0 &&
-            static_cast<unsigned char>(text[i + 1]) >= 0x80) {  // one C1 control, one '?'
-            out += '?';
-            i += 2;
-            continue;
-        }
         if (u >= 0x80) {
-            const std::size_t len = safe_utf8_length(text, i);
-            if (len == 0) {
-                out += '?';
-                ++i;
-            } else {
-                out.append(text.substr(i, len));
-                i += len;
-            }
+            // A character we refuse costs one '?' in all, an invalid byte one '?' each.
+            const std::size_t len = text::utf8_length(text, i);
+            const auto character = text.substr(i, std::max<std::size_t>(len, 1));
+            if (len == 0 || text::terminal_refuses(character) || (medium == Medium::svg && xml_noncharacter(character))) out += '?';
+            else out.append(character);
+            i += character.size();
             continue;
         }
         ++i;
         if (medium == Medium::markdown) {
-            if (c == '\n') {
-                out += "<br>";
-                continue;
-            }
-            if (c == '\r') continue;  // of a CRLF, or stray: a cell has no use for it
-            if (c == '|') {
-                out += "\\|";
-                continue;
+            switch (c) {
+                case '\n': out += "<br>"; continue;
+                case '\r': continue;  // of a CRLF, or stray: Markdown has no use for it
+                case '\\':
+                case '|':
+                case '`':
+                    out += '\\';
+                    out += c;
+                    continue;
+                case '<': out += "&lt;"; continue;
+                default: break;
             }
         }
         if ((u < 0x20 && c != '\t') || u == 0x7f) {  // a TAB moves the cursor, nothing more
@@ -91,6 +75,7 @@ std::string outside_text(std::string_view text, Medium medium) {
                 case '<': out += "&lt;"; continue;
                 case '>': out += "&gt;"; continue;
                 case '"': out += "&quot;"; continue;
+                case '\'': out += "&apos;"; continue;
                 default: break;
             }
         }
@@ -99,10 +84,64 @@ std::string outside_text(std::string_view text, Medium medium) {
     return out;
 }
 
+std::string outside_lines(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        auto line = text.substr(0, nl);
+        if (nl != std::string_view::npos && line.ends_with('\r')) line.remove_suffix(1);
+        out += outside_text(line, Medium::terminal);
+        if (nl == std::string_view::npos) break;
+        out += '\n';
+        text.remove_prefix(nl + 1);
+    }
+    return out;
+}
+
 std::string markdown_cell(std::string_view text, std::string_view empty) {
     std::string cell = outside_text(text, Medium::markdown);
     return cell.empty() ? std::string(empty) : cell;
 }
+
+std::string markdown_code(std::string_view text) {
+    if (text.empty()) return {};
+    std::string inner;
+    for (char c : outside_lines(text)) {
+        if (c == '\n') inner += ' ';
+        else if (c == '|') inner += "\\|";
+        else inner += c;
+    }
+    std::size_t longest = 0, run = 0;
+    for (char c : inner) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(longest + 1, '`');
+    // A span that starts or ends with a backtick needs a space inside the fence (which Markdown strips).
+    const bool pad = inner.front() == '`' || inner.back() == '`';
+    return fence + (pad ? " " : "") + inner + (pad ? " " : "") + fence;
+}
+
+std::string markdown_block(std::string_view text, std::string_view info, std::string_view indent) {
+    const std::string body = outside_lines(text);
+    std::size_t longest = 0, run = 0;
+    for (char c : body) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    std::string out = std::string(indent) + fence + std::string(info) + "\n";
+    std::string_view rest = body;
+    while (!rest.empty()) {
+        const auto nl = rest.find('\n');
+        out += std::string(indent) + std::string(rest.substr(0, nl)) + "\n";
+        rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    }
+    return out + std::string(indent) + fence + "\n";
+}
+
+std::string json_text(const nlohmann::json& j, int indent) { return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace); }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep, bool skip_empty) {
     std::string out;

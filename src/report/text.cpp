@@ -69,7 +69,7 @@ void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std
     Printer p(out, options);
     out << "cudoctor " << snap.tool_version << " — CUDA stack of "
         << outside_text(machine_heading(snap, options.snapshot_file), Medium::terminal) << "\n";
-    for (const auto& o : snap.overrides) out << "  override active: " << o << "\n";
+    for (const auto& o : snap.overrides) out << "  override active: " << outside_text(o, Medium::terminal) << "\n";
 
     p.section("GPU");
     if (snap.gpus.empty()) p.info("no NVIDIA GPU on the PCI bus");

@@ -15,6 +15,7 @@
 
 #include "common/text.hpp"
 #include "host/files.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::watch {
 namespace {
@@ -164,7 +165,7 @@ Expected<SampleLog> SampleLog::create(const std::string& dir, const nlohmann::js
         return Unexpected<Error>(!processes ? processes.error() : events.error());
     }
     SampleLog log(dir, *gpus, *processes, *events);
-    if (auto written = host::write_atomically(dir + "/watch.json", meta.dump(2) + "\n"); !written)
+    if (auto written = host::write_atomically(dir + "/watch.json", report::json_text(meta) + "\n"); !written)
         return Unexpected<Error>(written.error());
     return log;
 }

@@ -60,6 +60,7 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
     std::map<unsigned, GpuRange> ranges;
     std::map<unsigned, std::pair<double, std::size_t>> util;  // sum, count
     std::vector<double> times;
+    std::string no_gpu;
     for (const auto& row : record.gpus) {
         times.push_back(row.elapsed);
         const auto& g = row.gpu;
@@ -104,8 +105,10 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
             series.gpu = p.gpu;
             series.pid = p.pid;
         }
-        if (!p.name.empty()) series.label = fmt::format("pid {} {} (GPU {})", p.pid, p.name, p.gpu);
-        else if (series.label.empty()) series.label = fmt::format("pid {} (GPU {})", p.pid, p.gpu);
+        if (!p.name.empty()) {
+            series.label = fmt::format("pid {} {} (GPU {})", p.pid, p.name, p.gpu);
+            series.name = p.name;
+        } else if (series.label.empty()) series.label = fmt::format("pid {} (GPU {})", p.pid, p.gpu);
         if (p.used_memory) series.points.push_back({row.elapsed, static_cast<double>(*p.used_memory)});
     }
     for (auto& [key, series] : processes) {
@@ -132,9 +135,56 @@ Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::
             s.exit = e;
         } else if (e.kind == "sample-failed") {
             if (s.failed_samples++ == 0) s.first_failure = e.text;
+        } else if (e.kind == "no-gpu-samples") {
+            if (no_gpu.empty()) no_gpu = e.text;
         }
     }
+    // A record written before the watch said why (or cut short before it could) falls back on
+    // the first failed sample.
+    if (record.gpus.empty())
+        s.no_gpu_samples = !no_gpu.empty()            ? no_gpu
+                           : !s.first_failure.empty() ? s.first_failure
+                                                      : std::string("the record holds no GPU sample");
     return s;
+}
+
+std::string verdict_line(const Summary& s) {
+    std::vector<std::string> problems;
+    if (!s.reports.empty()) {
+        const auto& r = s.reports.front();
+        std::string what = r.row.kind == "xid"    ? fmt::format("Xid {}", r.row.code)
+                           : r.row.kind == "sxid" ? fmt::format("SXid {}", r.row.code)
+                                                  : r.row.kind;
+        if (r.gpu) what += fmt::format(" on GPU {}", *r.gpu);
+        else if (!r.row.gpu.empty()) what += " on " + r.row.gpu;
+        if (r.info) what += ": " + r.info->meaning;
+        if (s.reports.size() > 1)
+            what += fmt::format(" (and {} more driver report{})", s.reports.size() - 1, s.reports.size() == 2 ? "" : "s");
+        problems.push_back(what);
+    }
+    // The fastest-growing process names the leak; a GPU's own series only when no process grows.
+    const MemorySeries* worst = nullptr;
+    std::size_t leaks = 0;
+    for (const auto& m : s.series) {
+        if (m.trend.verdict != TrendVerdict::leak) continue;
+        ++leaks;
+        if (!worst || (worst->is_gpu && !m.is_gpu) || (worst->is_gpu == m.is_gpu && m.trend.slope > worst->trend.slope)) worst = &m;
+    }
+    if (worst) {
+        const std::string rate = "+" + bytes_text(worst->trend.slope * 3600) + "/h";
+        std::string what = worst->is_gpu ? fmt::format("memory grows: GPU {} {}", worst->gpu, rate)
+                                         : fmt::format("memory grows: pid {}{} {} on GPU {}", worst->pid,
+                                                       worst->name.empty() ? "" : " " + worst->name, rate, worst->gpu);
+        problems.push_back(what);
+    }
+    if (!s.cuda_errors.empty())
+        problems.push_back("CUDA error in the command's output: " + s.cuda_errors.front().text +
+                           (s.cuda_errors.size() > 1 ? fmt::format(" (and {} more)", s.cuda_errors.size() - 1) : ""));
+    if (s.exit && s.exit->code > 0) problems.push_back(fmt::format("the command exited with status {}", s.exit->code));
+    if (s.exit && s.exit->code < 0) problems.push_back(fmt::format("the command was ended by signal {}", -s.exit->code));
+    if (!problems.empty()) return "✗ " + report::join(problems, "; ");
+    if (!s.no_gpu_samples.empty()) return "! no GPU samples: " + s.no_gpu_samples;
+    return fmt::format("✓ no memory growth ({} sample{} over {})", s.samples, s.samples == 1 ? "" : "s", clock_text(s.duration));
 }
 
 void render_text(const Summary& s, std::ostream& out) {
@@ -143,8 +193,9 @@ void render_text(const Summary& s, std::ostream& out) {
     const auto processes = std::count_if(s.series.begin(), s.series.end(), [](const MemorySeries& m) { return !m.is_gpu; });
     out << fmt::format("cudoctor watch: {} of samples ({}), {} GPU{}, {} process{} — {}\n", clock_text(s.duration), s.samples,
                        s.gpus.size(), s.gpus.size() == 1 ? "" : "s", processes, processes == 1 ? "" : "es", safe(s.dir));
-    out << "\nMemory trend\n";
-    if (s.series.empty()) out << "  no memory samples\n";
+    if (!s.no_gpu_samples.empty()) out << "\nno GPU samples: " << safe(s.no_gpu_samples) << "\n";
+    if (!s.series.empty() || s.no_gpu_samples.empty()) out << "\nMemory trend\n";
+    if (s.series.empty() && s.no_gpu_samples.empty()) out << "  no memory samples\n";
     for (const auto& m : s.series) {
         out << fmt::format("  {:<9} {}\n", to_string(m.trend.verdict), safe(m.label));
         out << fmt::format("            {}\n", describe(m.trend));
@@ -184,7 +235,8 @@ void render_text(const Summary& s, std::ostream& out) {
         }
         for (const auto& e : s.cuda_errors) out << fmt::format("  {}  CUDA error: {}\n", clock_text(e.elapsed), safe(e.text));
     }
-    if (s.failed_samples)
+    // Without a GPU sample the line above says why; the failures would only repeat it.
+    if (s.failed_samples && s.no_gpu_samples.empty())
         out << fmt::format("\n{} sample{} failed; the first: {}\n", s.failed_samples, s.failed_samples == 1 ? "" : "s",
                            safe(s.first_failure));
     for (const auto& w : s.warnings) out << "warning: " << safe(w) << "\n";
@@ -198,7 +250,9 @@ nlohmann::json to_json(const Summary& s) {
                         {"problems", s.problems()},
                         {"kernel_log", s.kernel_log},
                         {"failed_samples", s.failed_samples},
-                        {"warnings", s.warnings}};
+                        {"warnings", s.warnings},
+                        {"no_gpu_samples", s.no_gpu_samples.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.no_gpu_samples)},
+                        {"verdict", verdict_line(s)}};
     j["memory"] = nlohmann::json::array();
     for (const auto& m : s.series) {
         const auto& t = m.trend;

@@ -20,6 +20,7 @@ struct MemorySeries {
     bool is_gpu = false;
     unsigned gpu = 0;
     unsigned pid = 0;
+    std::string name;  ///< the process's name, "" for a GPU or when unknown
     std::vector<Point> points;
     Trend trend;
 };
@@ -50,6 +51,9 @@ struct Summary {
     std::string first_failure;
     std::vector<std::string> warnings;
     std::string kernel_log;  ///< where driver reports were read from (watch.json)
+    /// Why the record holds no GPU sample at all ("no libnvidia-ml.so.1 could be loaded: no
+    /// NVIDIA driver here (…)"), "" when it holds one.
+    std::string no_gpu_samples;
 
     /// A leak, a driver report, a CUDA error, or a command that did not exit 0.
     bool problems() const;
@@ -57,6 +61,12 @@ struct Summary {
 
 /// Builds the summary of a record (pure).
 [[nodiscard]] Summary summarise(const WatchRecord& record, const XidCatalog& xids, const std::string& dir);
+
+/// The summary in one line, what `-q` prints: "✗ Xid 79 on GPU 0: GPU has fallen off the bus",
+/// "✗ memory grows: pid 4242 python3 +38.2 MiB/h on GPU 0", "! no GPU samples: …",
+/// "✓ no memory growth (121 samples over 04:00)". Problems first, joined by "; ". Names are as
+/// recorded: escape for the medium.
+[[nodiscard]] std::string verdict_line(const Summary& s);
 
 void render_text(const Summary& s, std::ostream& out);
 nlohmann::json to_json(const Summary& s);

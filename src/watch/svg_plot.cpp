@@ -74,6 +74,10 @@ std::string memory_svg(const Summary& s) {
             at, kTop, kTop + plot_h, report::outside_text(r.row.text, report::Medium::svg), kTop - 4,
             report::outside_text(label, report::Medium::svg));
     }
+    if (s.series.empty())
+        svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#555\">{}</text>\n", kLeft + plot_w / 2, kTop + plot_h / 2,
+                           report::outside_text(s.no_gpu_samples.empty() ? "no memory samples" : "no GPU samples: " + s.no_gpu_samples,
+                                                report::Medium::svg));
     std::size_t k = 0;
     for (const auto& m : s.series) {
         const char* colour = kColours[k % std::size(kColours)];

@@ -18,9 +18,11 @@
 #include "common/text.hpp"
 #include "driver/library_search.hpp"
 #include "driver/nvml_sample.hpp"
+#include "report/style.hpp"
 #include "watch/kernel_follower.hpp"
 #include "watch/launched.hpp"
 #include "watch/sample_log.hpp"
+#include "watch/status_line.hpp"
 #include "watch/trend.hpp"
 
 namespace cudoctor::watch {
@@ -94,21 +96,6 @@ std::string process_name(const host::Host& host, unsigned pid) {
     return comm ? std::string(text::trim(*comm)) : std::string();
 }
 
-std::string status_line(double elapsed, const Reading& r, std::size_t samples, std::size_t reports) {
-    std::string line = fmt::format("[{}] {} samples", clock_text(elapsed), samples);
-    for (const auto& g : r.gpus) {
-        line += fmt::format(" | GPU{}", g.index);
-        if (g.memory_used && g.memory_total)
-            line += fmt::format(" {}/{}", bytes_text(static_cast<double>(*g.memory_used)), bytes_text(static_cast<double>(*g.memory_total)));
-        if (g.util_gpu) line += fmt::format(" {}%", *g.util_gpu);
-        if (g.temperature_c) line += fmt::format(" {}°C", *g.temperature_c);
-        if (g.power_mw) line += fmt::format(" {:.0f}W", *g.power_mw / 1000.0);
-    }
-    line += fmt::format(" | {} proc | Xid {}", r.processes.size(), reports);
-    if (!r.trouble.empty()) line += " | " + text::printable(r.trouble, 60);
-    return line;
-}
-
 }  // namespace
 
 Expected<std::chrono::milliseconds> parse_duration(std::string_view text) {
@@ -116,6 +103,22 @@ Expected<std::chrono::milliseconds> parse_duration(std::string_view text) {
     if (!d || *d < std::chrono::milliseconds(1) || *d > std::chrono::hours(366 * 24))
         return fail(Errc::usage, "'" + text::printable(text) + "' is not a duration from 1ms to 366d (10s, 250ms, 5m, 1h30m, 1.5h, 1d)");
     return *d;
+}
+
+std::string no_gpu_reason(const Reading& r, const NvmlSearch& search) {
+    if (!r.gpus.empty()) return {};
+    const std::string why = r.tried.empty() ? "" : " (" + r.tried.back() + ")";
+    if (r.library.empty()) {
+        std::string s = "no libnvidia-ml.so.1 could be loaded: ";
+        if (!search.rooted) return s + "no NVIDIA driver here" + (search.the_override ? ", nor in " + *search.the_override : "") + why;
+        s += "under --root an image's libraries are never loaded";
+        if (search.the_override) return s + ", and none loads from " + *search.the_override + why;
+        if (search.any_candidate) return s + ", and this computer has none" + why;
+        return s + " (CUDOCTOR_DRIVER_LIBRARY_PATH may name a folder of this computer that holds one)";
+    }
+    if (r.init_result && *r.init_result != 0) return "NVML init failed (" + r.library + "): " + r.trouble;
+    if (!r.trouble.empty()) return "NVML (" + r.library + ") gave no answer: " + r.trouble;
+    return "NVML (" + r.library + ") sees no GPU";
 }
 
 Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
@@ -147,6 +150,9 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     const unsigned root_pid = o.pid ? *o.pid : command ? static_cast<unsigned>(command->pid()) : 0;
 
     const auto candidates = driver::driver_library_candidates(host, "libnvidia-ml.so.1");
+    const NvmlSearch search{host.is_rooted(), !candidates.empty(), driver::active_override(host)};
+    std::string told;           // the reason for no GPU last written and told ("" while GPUs answer)
+    bool status_drawn = false;  // a status line is on the screen
     WatchEnd end;
     std::size_t reports = 0;
     std::map<unsigned, std::string> names;
@@ -204,9 +210,27 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
         if (!reading->trouble.empty())
             if (auto w = write_event({elapsed, now_text, "sample-failed", 0, "", std::nullopt, "", reading->trouble}); !w)
                 return Unexpected<Error>(w.error());
+        // Why there is nothing to see, once (and again when the reason changes): in the record
+        // for `watch report`, and on the screen now.
+        if (const auto why = no_gpu_reason(*reading, search); why != told) {
+            told = why;
+            if (!why.empty()) {
+                if (auto w = write_event({elapsed, now_text, "no-gpu-samples", 0, "", std::nullopt, "", why}); !w)
+                    return Unexpected<Error>(w.error());
+                if (o.note) {
+                    if (status_drawn) std::cerr << "\r\x1b[K" << std::flush;
+                    o.note("no GPU samples: " + why);
+                }
+            }
+        }
         ++end.samples;
         if (auto w = kernel_events(elapsed, false); !w) return Unexpected<Error>(w.error());
-        if (o.live_status) std::cerr << "\r" << status_line(elapsed, *reading, end.samples, reports) << "\x1b[K" << std::flush;
+        if (o.live_status) {
+            // One column short of the width: a line that fills the last column wraps on some terminals.
+            const std::size_t width = terminal_width(STDERR_FILENO);
+            std::cerr << "\r" << status_line(elapsed, *reading, end.samples, reports, width > 1 ? width - 1 : 1) << "\x1b[K" << std::flush;
+            status_drawn = true;
+        }
 
         if (o.pid && !host.exists("/proc/" + std::to_string(*o.pid))) {
             end.why = fmt::format("process {} ended", *o.pid);
