@@ -38,8 +38,8 @@ void indented(std::ostream& out, std::string_view label, const std::string& text
 void render_text(const Report& report, bool color, std::ostream& out) {
     const cudoctor::report::Painter painter(color);
     out << painter.paint(cudoctor::report::Ink::bold, "cudoctor verify")
-        << (report.root != "/" && !report.root.empty() ? " (machine image " + report.root + ")" : "") << "\n";
-    for (const auto& o : report.overrides) out << "  override active: " << o << "\n";
+        << (report.root != "/" && !report.root.empty() ? " (machine image " + safe(report.root) + ")" : "") << "\n";
+    for (const auto& o : report.overrides) out << "  override active: " << safe(o) << "\n";
     for (const auto& level : report.levels) {
         out << "\n" << painter.paint(cudoctor::report::Ink::bold, fmt::format("Level {} — {}", level.number, level.title)) << "\n";
         for (const auto& step : level.steps) {
@@ -65,7 +65,7 @@ void render_markdown(const Report& report, std::ostream& out) {
     out << "### cudoctor verify: " << verdict_of(report) << "\n\n";
     if (!failed && !verified_anything(report)) out << cudoctor::report::markdown_cell(nothing_verified(report)) << "\n\n";
     if (failed) out << "First broken link: **" << cudoctor::report::markdown_cell(failed->title) << "**\n\n";
-    for (const auto& o : report.overrides) out << "> override active: `" << o << "`\n\n";
+    for (const auto& o : report.overrides) out << "> override active: " << cudoctor::report::markdown_code(o) << "\n\n";
     for (const auto& level : report.levels) {
         out << "#### Level " << level.number << " — " << level.title << "\n\n| | step | result |\n|---|---|---|\n";
         for (const auto& step : level.steps)
@@ -74,16 +74,18 @@ void render_markdown(const Report& report, std::ostream& out) {
         out << "\n";
         for (const auto& step : level.steps) {
             if (step.status != Status::fail) continue;
-            out << "**" << cudoctor::report::markdown_cell(step.title) << "** — " << step.cause
-                << (step.rule.empty() ? "" : " (`" + step.rule + "`)") << "\n\n";
-            if (!step.fix.empty()) out << "```sh\n" << step.fix << "\n```\n\n";
+            out << "**" << cudoctor::report::markdown_cell(step.title) << "** — " << cudoctor::report::markdown_cell(step.cause)
+                << (step.rule.empty() ? "" : " (" + cudoctor::report::markdown_code(step.rule) + ")") << "\n\n";
+            if (!step.fix.empty()) out << cudoctor::report::markdown_block(step.fix, "sh") << "\n";
         }
         bool any_details = false;
         for (const auto& step : level.steps) any_details |= !step.details.empty();
         if (!any_details) continue;
         out << "<details><summary>details</summary>\n\n";
         for (const auto& step : level.steps)
-            for (const auto& d : step.details) out << "- " << step.id << " · " << d.key << ": `" << d.value << "`\n";
+            for (const auto& d : step.details)
+                out << "- " << step.id << " · " << cudoctor::report::markdown_cell(d.key) << ": "
+                    << cudoctor::report::markdown_code(d.value) << "\n";
         out << "\n</details>\n\n";
     }
 }

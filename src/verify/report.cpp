@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/style.hpp"
+
 namespace cudoctor::verify {
 
 void to_json(nlohmann::json& j, const Status& s) { j = to_string(s); }
@@ -76,7 +78,7 @@ std::string verdict_line(const Report& report) {
 std::string to_json_text(const Report& report) {
     nlohmann::json j = report;
     j["verdict"] = verdict_of(report);
-    return j.dump(2);
+    return cudoctor::report::json_text(j);
 }
 
 Expected<Report> from_json_text(std::string_view text) {

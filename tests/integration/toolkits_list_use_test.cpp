@@ -3,6 +3,8 @@
 // The shell code `use` prints is run by real bash, zsh and fish.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "integration/toolkits_support.hpp"
@@ -103,7 +105,8 @@ TEST(ToolkitsUse, VersionPinFromCudaVersionFileUpward) {
     auto none =
         run_program(CUDOCTOR_BINARY, {"use", "--root", kToolkitsRoot, "--dir", "/home/dev"}, shell_environment(), std::chrono::seconds(30));
     EXPECT_EQ(none.exit_code, 2);
-    EXPECT_EQ(none.err, "cudoctor use: no version given and no .cuda-version file in /home/dev or above it\n");
+    EXPECT_EQ(none.err, "cudoctor use: no version given and no .cuda-version file in /home/dev or above it (inside the image " +
+                            std::filesystem::canonical(kToolkitsRoot).string() + ")\n");
 }
 
 /// `cudoctor init SHELL` defines a function; `cudoctor use VERSION` then switches that shell.
