@@ -8,6 +8,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/text.hpp"
 #include "installer/disk.hpp"
 #include "installer/schedule.hpp"
 #include "installer/verdict_text.hpp"
@@ -146,7 +147,13 @@ void Verifier::plan_makeself() {
     }
     const auto& h = *header;
     m_r.makeself = h;
-    m_r.kind_text = std::string(describe(FileKind::makeself)) + ": \"" + h.label + "\", makeself " +
+    // A label is one line of the header, written by whoever built the file: a long one is cut to
+    // a line, with its length, so a 100 kB label cannot flood the report.
+    constexpr std::size_t kLabelShown = 120;
+    const std::string label = h.label.size() <= kLabelShown ? "\"" + h.label + "\""
+                                                            : "\"" + text::printable(h.label, kLabelShown) + "\" (a " +
+                                                                  std::to_string(h.label.size()) + "-byte label)";
+    m_r.kind_text = std::string(describe(FileKind::makeself)) + ": " + label + ", makeself " +
                     (h.makeself_version.empty() ? "(version not named)" : h.makeself_version) +
                     (h.family == formats::MakeselfFamily::nvidia_fork ? " (NVIDIA's fork)" : "") + ", " +
                     formats::to_string(h.compression) + " payload";

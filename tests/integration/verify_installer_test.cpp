@@ -30,6 +30,21 @@ TEST(VerifyInstallerCli, GoodArchiveJson) {
     EXPECT_TRUE(user_sha_ok) << j.dump(2);
 }
 
+TEST(VerifyInstallerCli, AHundredKilobyteLabelIsCutToALineWithItsLength) {
+    // std::regex overflowed the stack on such a label (SIGSEGV); the text view then printed all of it.
+    TempDir t;
+    const std::string label(100000, 'x');
+    const auto f = make_makeself(t, "cuda_12.4.0_550.54.14_linux.run", {}, label);
+    auto run = run_cudoctor({"verify-installer", f.string()});
+    ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+    EXPECT_NE(run.out.find("\" (a 100000-byte label), makeself"), std::string::npos) << run.out.substr(0, 400);
+    std::size_t longest = 0, start = 0;
+    for (std::size_t end; (end = run.out.find('\n', start)) != std::string::npos; start = end + 1) longest = std::max(longest, end - start);
+    EXPECT_LT(longest, 300u);
+    auto json = run_cudoctor({"verify-installer", f.string(), "--json"});
+    EXPECT_EQ(nlohmann::json::parse(json.out)["makeself"]["label"], label);  // the data keeps it whole
+}
+
 TEST(VerifyInstallerCli, TruncatedArchiveText) {
     TempDir t;
     const auto f = make_makeself(t, "cuda_12.4.0_550.54.14_linux.run");
