@@ -13,6 +13,7 @@ const char* kind_name(StepKind k) {
         case StepKind::write_file: return "write_file";
         case StepKind::edit_file: return "edit_file";
         case StepKind::remove_tree: return "remove_tree";
+        case StepKind::make_folder: return "make_folder";
         case StepKind::command: return "command";
     }
     return "?";
