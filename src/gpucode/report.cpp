@@ -1,5 +1,6 @@
 #include "gpucode/report.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -124,6 +125,10 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
             }
         }
         auto scan = scan_file(host, c.path, report.depth);
+        // "No GPU code" is a claim only a search of the whole file makes: a file with no registered
+        // fatbin may still embed some in a data section (--fast forbids the search).
+        if (scan && !scan->has_gpu_code() && scan->problems.empty() && scan->depth == ScanDepth::registered && !report.fast)
+            scan = scan_file(host, c.path, ScanDepth::full);
         if (!scan) {
             report.errors.emplace_back(c.path, scan.error());
             continue;
@@ -163,11 +168,13 @@ void render_text(const ArchReport& report, std::ostream& out) {
         out << "\n";
     }
     if (!report.without_gpu_code.empty()) {
+        // Only --fast leaves a file without a registered fatbin unsearched (scan_into).
+        const char* none = report.fast ? "no fatbin registered at load (--fast: data sections not searched)" : "no GPU code (no fatbin)";
         if (report.without_gpu_code.size() <= 5) {
             for (const auto& p : report.without_gpu_code)
-                out << cudoctor::report::outside_text(p, cudoctor::report::Medium::terminal) << ": no GPU code (no fatbin)\n";
+                out << cudoctor::report::outside_text(p, cudoctor::report::Medium::terminal) << ": " << none << "\n";
         } else {
-            out << report.without_gpu_code.size() << " ELF files carry no GPU code (no fatbin)\n";
+            out << report.without_gpu_code.size() << " ELF files: " << none << "\n";
         }
     }
     for (const auto& p : report.packages) {
@@ -186,10 +193,16 @@ void render_text(const ArchReport& report, std::ostream& out) {
         out << "\n";
     }
     if (report.skipped_not_elf) out << report.skipped_not_elf << " files skipped: not ELF\n";
-    if (report.depth == ScanDepth::registered && report.fast)
+    // The notes speak of the lists above and of the verdicts a GPU would give: none without them.
+    if (report.files.empty() && report.packages.empty()) return;
+    // A file with no registered fatbin was searched whole (scan_into): its list is complete.
+    const bool registered_lists = std::any_of(report.files.begin(), report.files.end(), [](const FileResult& f) {
+        return f.scan.depth == ScanDepth::registered && f.scan.has_gpu_code();
+    });
+    if (registered_lists && report.fast)
         out << "(--fast: only the fatbins registered at load were read; those embedded in data sections were not searched, so the "
                "lists above may be incomplete)\n";
-    else if (report.depth == ScanDepth::registered)
+    else if (registered_lists)
         // Not "because every GPU runs them": `opencv` reads the registered ones only, by design.
         out << "(only the fatbins registered at load were read; those embedded in data sections (where cuFFT keeps most of its "
                "kernels) were not searched, so the lists above may be incomplete: `cudoctor arch --full` searches them too)\n";

@@ -54,7 +54,9 @@ struct ArchReport {
 };
 
 /// Scans every file in `files` (named ones that are no ELF become errors; walked ones are
-/// counted as skipped) and gives each a verdict for each GPU.
+/// counted as skipped) at report.depth and gives each a verdict for each GPU. A file with no
+/// registered fatbin is searched whole before it is called one without GPU code, unless
+/// report.fast (--fast) forbids it.
 void scan_into(const host::Host& host, const std::vector<Candidate>& files, ArchReport& report);
 
 /// Judges each package of `expansion` as a whole (after scan_into() over its files): how many
