@@ -71,6 +71,9 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     if (!m) return usage_error(o, s, "cmake", m.error());
     const kb::Kb& kb = m->kb;
     const host::Host& host = m->host;
+    // The interpreter as open_machine took it (a relative one from the working folder), for the -D lines.
+    std::optional<std::string> python;
+    if (o.python) python = python_path(host, *o.python).value_or(*o.python);
     auto gpus = given_gpus(o, kb);
     if (!gpus) return usage_error(o, s, "cmake", gpus.error());
     const auto snap = take_snapshot(host, kb, machine, Probe::all);
@@ -80,7 +83,7 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     request.contrib = o.contrib;
     request.gpus = *gpus;
     request.portable = o.portable;
-    request.python = o.python;
+    request.python = python;
     request.cuda = o.cuda;
     request.install_prefix = o.prefix;
     auto plan = opencv::plan_cmake(host, snap, kb, request);
@@ -136,8 +139,13 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
     if (gpus->empty()) *gpus = gpucode::machine_gpus(snap.gpus);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
-    std::string python = o.python.value_or("");
-    if (python.empty()) {
+    std::string python;
+    if (o.python && !o.python->empty()) {
+        // A relative one from the working folder, as `check --python` takes it (this command has no --root).
+        auto path = python_path(host, *o.python);
+        if (!path) return usage_error(o, s, "check", path.error());
+        python = std::move(*path);
+    } else {
         // python3 as the shell finds it: the first on PATH.
         for (const auto& dir : text::split(host.env("PATH").value_or("/usr/bin:/bin"), ':'))
             if (!dir.empty() && host.is_executable_file(host::join(dir, "python3"))) {
