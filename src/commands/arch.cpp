@@ -28,6 +28,7 @@ struct ArchOptions {
     bool markdown = false;
     bool fast = false;
     bool full = false;
+    bool quiet = false;  ///< main's -q/--quiet: the verdict over every file in one line
 };
 
 ExitStatus usage_error(const ArchOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -106,7 +107,9 @@ ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream&
         for (const auto& [path, e] : report.errors) err << "cudoctor arch: " << e.message << "\n";
     if (options.json) out << gpucode::to_json(report).dump(2) << "\n";
     else if (options.markdown) gpucode::render_markdown(report, out);
-    else gpucode::render_text(report, out);
+    else if (options.quiet) {
+        if (const auto line = gpucode::verdict_line(report); !line.empty()) out << line << "\n";
+    } else gpucode::render_text(report, out);
 
     if (!report.errors.empty()) return ExitStatus::usage;
     return report.any_problem() ? ExitStatus::problems : ExitStatus::healthy;
@@ -131,7 +134,10 @@ Command add_arch_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--markdown", options->markdown, "print a Markdown table");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_arch(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_arch(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -24,6 +24,7 @@ struct ModulefileOptions {
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
+    bool quiet = false;  ///< main's -q/--quiet: with --dir, the plan's headline or outcome; the files themselves are data, kept
 };
 
 ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, std::ostream& err) {
@@ -70,7 +71,7 @@ ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, s
             p.steps.push_back(plan::write_file(m.host, path, f.content, "module " + f.name + " in " + path));
         }
         p.notes.push_back("users add " + *options.dir + " to MODULEPATH (module use " + *options.dir + ")");
-        return plan::print_or_apply(m.host, p, options.apply, options.json, out);
+        return plan::print_or_apply(m.host, p, {options.apply, options.json, options.quiet, "modulefile"}, out, err);
     }
     if (options.json) {
         nlohmann::json list = nlohmann::json::array();
@@ -98,7 +99,10 @@ Command add_modulefile_command(CLI::App& app) {
     cmd->add_flag("--apply", options->apply, "with --dir: write the files");
     cmd->add_flag("--json", options->json, "print JSON");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_modulefile(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_modulefile(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -37,6 +37,7 @@ struct OpencvOptions {
     std::string log_file;
     // check
     std::string timeout = "20s";
+    bool quiet = false;  ///< main's -q/--quiet: each subcommand's verdict in one line
 };
 
 /// Logs larger than this are refused: a configure log is a few hundred KiB.
@@ -89,6 +90,7 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     auto plan = opencv::plan_cmake(host, snap, kb, request);
     if (!plan) return usage_error(o, s, "cmake", plan.error(), plan.error().code == Errc::usage ? ExitStatus::usage : ExitStatus::problems);
     if (o.json) s.out << opencv::to_json(*plan).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(*plan) << "\n";
     else opencv::render_text(*plan, s.out);
     return plan->missing_required() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -121,6 +123,7 @@ ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
              o.log_file +
                  ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
     if (o.json) s.out << opencv::to_json(report).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(report) << "\n";
     else opencv::render_text(report, s.out);
     return report.problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -157,6 +160,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     auto check = opencv::check_cv2(host, kb, python, *timeout, *gpus, driver_cuda);
     if (!check) return usage_error(o, s, "check", check.error());
     if (o.json) s.out << opencv::to_json(*check).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(*check) << "\n";
     else opencv::render_text(*check, s.out);
     return check->problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -200,6 +204,7 @@ Command add_opencv_command(CLI::App& app) {
     add_common(check, *o, false);
 
     return {cmd, [o, cmake, log](const Output& out) {
+                o->quiet = out.quiet;
                 const Streams s{out.out, out.err};
                 if (cmake->parsed()) return run_cmake(*o, s);
                 if (log->parsed()) return run_log(*o, s);

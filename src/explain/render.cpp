@@ -23,6 +23,14 @@ void indent_lines(std::ostream& out, const std::string& text, const char* prefix
 
 }  // namespace
 
+std::string verdict_line(const std::vector<Cause>& causes, const RenderContext& ctx) {
+    if (causes.empty()) return "No known CUDA error found in " + std::to_string(ctx.lines) + (ctx.lines == 1 ? " line" : " lines");
+    const Cause& top = causes.front();
+    std::string s = top.id + ": " + top.title + "  [" + top.confidence + "]";
+    if (causes.size() > 1) s += " (and " + std::to_string(causes.size() - 1) + (causes.size() == 2 ? " more cause)" : " more causes)");
+    return s;
+}
+
 void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
     if (causes.empty()) {
         out << "No known CUDA error found in " << ctx.lines << (ctx.lines == 1 ? " line" : " lines")

@@ -146,6 +146,38 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
     }
 }
 
+std::string verdict_line(const ArchReport& report) {
+    using cudoctor::report::Medium;
+    using cudoctor::report::outside_text;
+    std::size_t with_code = 0;
+    std::vector<std::string> failing;
+    for (const auto& f : report.files) {
+        if (!f.scan.has_gpu_code()) continue;
+        ++with_code;
+        if (std::any_of(f.verdicts.begin(), f.verdicts.end(), fails)) failing.push_back(outside_text(f.scan.path, Medium::terminal));
+    }
+    if (!report.gpus.empty())
+        for (const auto& p : report.packages)
+            if (p.without_cuda()) failing.push_back(outside_text(p.name, Medium::terminal) + " (built without CUDA)");
+    const auto count = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    const std::size_t without = report.without_gpu_code.size();
+    if (with_code == 0 && failing.empty()) {
+        if (without)
+            return "no GPU code in " + count(without, "ELF file", "ELF files") + (report.fast ? " (--fast: registered fatbins only)" : "");
+        if (report.skipped_not_elf) return "no ELF file: " + count(report.skipped_not_elf, "file", "files") + " skipped, not ELF";
+        return "";  // nothing was read: the errors say why
+    }
+    std::string s = count(with_code, "file", "files") + " with GPU code";
+    if (without) s += ", " + std::to_string(without) + " without";
+    if (report.gpus.empty()) return s + "; no GPU known for a verdict (give --gpu)";
+    std::vector<std::string> gpus;
+    for (const auto& g : report.gpus) gpus.push_back(gpu_label(g));
+    const std::string on = cudoctor::report::join(gpus, ", ");
+    if (failing.empty()) return "✓ " + s + ": all run on " + on;
+    return "✗ " + s + ": " + std::to_string(failing.size()) + " not runnable (in full) on " + on + ": " + failing.front() +
+           (failing.size() > 1 ? ", …" : "");
+}
+
 void render_text(const ArchReport& report, std::ostream& out) {
     for (const auto& f : report.files) {
         const auto& s = f.scan;

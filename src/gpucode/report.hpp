@@ -64,6 +64,10 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
 void judge_packages(const host::Host& host, const Expansion& expansion, ArchReport& report);
 
 void render_text(const ArchReport& report, std::ostream& out);
+/// The verdict over every file in one line (-q): "✓ 3 files with GPU code, 2 without: all run on
+/// GeForce RTX 4090 (8.9)", "✗ …: 1 not runnable (in full) on …: /path/libfoo.so", "no GPU code
+/// in 4 ELF files"; "" when nothing could be read (the errors say why).
+std::string verdict_line(const ArchReport& report);
 void render_markdown(const ArchReport& report, std::ostream& out);
 nlohmann::json to_json(const ArchReport& report);
 

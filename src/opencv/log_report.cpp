@@ -322,6 +322,22 @@ nlohmann::json to_json(const LogReport& report) {
     return j;
 }
 
+std::string verdict_line(const LogReport& report) {
+    std::vector<std::string> failed, skipped;
+    std::size_t enabled = 0;
+    for (const auto& v : report.verdicts) {
+        if (v.status == Status::enabled) ++enabled;
+        else if (v.status == Status::failed) failed.push_back(v.topic);
+        else if (v.status == Status::skipped) skipped.push_back(v.topic);
+    }
+    std::string s = report.problems() ? "✗ " : "✓ ";
+    s += report.log.opencv_version.empty() ? std::string("OpenCV") : "OpenCV " + report.log.opencv_version;
+    s += ": " + std::to_string(enabled) + " enabled";
+    if (!failed.empty()) s += ", " + std::to_string(failed.size()) + " failed (" + cudoctor::report::join(failed, ", ") + ")";
+    if (!skipped.empty()) s += ", " + std::to_string(skipped.size()) + " skipped (" + cudoctor::report::join(skipped, ", ") + ")";
+    return s;
+}
+
 void render_text(const LogReport& report, std::ostream& out) {
     const auto& log = report.log;
     if (!log.opencv_version.empty()) out << "OpenCV " << log.opencv_version << "\n";
