@@ -1,7 +1,6 @@
 // `cudoctor arch FILE|DIR|PACKAGE…`: which GPU architectures a binary carries (SASS, PTX, LTO-IR,
 // read from its fatbin headers) and whether each GPU runs it — "no kernel image is available
 // for execution on the device", predicted.
-#include <algorithm>
 #include <filesystem>
 #include <memory>
 
@@ -29,6 +28,7 @@ struct ArchOptions {
     bool markdown = false;
     bool fast = false;
     bool full = false;
+    bool quiet = false;  ///< main's -q/--quiet: the verdict over every file in one line
 };
 
 ExitStatus usage_error(const ArchOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -91,35 +91,25 @@ ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream&
     bool wants_packages = false;
     for (const auto& in : inputs) wants_packages = wants_packages || !host.exists(in);
     const auto expansion = gpucode::expand_inputs(host, inputs, wants_packages ? python_sites(host, kb) : std::vector<std::string>{});
-    auto errors = expansion.errors;
-    // A folder with nothing to read is said, not answered with an empty report and exit 0.
-    for (const auto& in : inputs) {
-        if (!host.is_dir(in)) continue;
-        const auto under = [&](const std::string& dir) {
-            const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
-            return std::any_of(expansion.files.begin(), expansion.files.end(), [&](const auto& f) { return f.path.starts_with(prefix); });
-        };
-        const auto real = host.resolve(in);
-        const bool any = under(in) || (real && under(*real));
-        if (!any && std::none_of(errors.begin(), errors.end(), [&](const auto& e) { return e.first == in; }))
-            errors.emplace_back(in, Error{Errc::not_found, in + ": no ELF files (libraries, executables, objects) in this folder"});
-    }
     const gpucode::ArchReport before_scan = report;
-    report.errors = errors;
+    report.errors = expansion.errors;
     gpucode::scan_into(host, expansion.files, report);
     if (!options.fast && !options.full && report.any_cannot_run()) {
         report = before_scan;
         report.depth = gpucode::ScanDepth::full;
-        report.errors = errors;
+        report.errors = expansion.errors;
         gpucode::scan_into(host, expansion.files, report);
     }
     gpucode::judge_packages(host, expansion, report);
 
-    if (options.json) out << gpucode::to_json(report).dump(2) << "\n";
-    else if (options.markdown) gpucode::render_markdown(report, out);
-    else gpucode::render_text(report, out);
+    // Errors first: nothing the report says comes before the line that says what went wrong.
     if (!options.json)
         for (const auto& [path, e] : report.errors) err << "cudoctor arch: " << e.message << "\n";
+    if (options.json) out << gpucode::to_json(report).dump(2) << "\n";
+    else if (options.markdown) gpucode::render_markdown(report, out);
+    else if (options.quiet) {
+        if (const auto line = gpucode::verdict_line(report); !line.empty()) out << line << "\n";
+    } else gpucode::render_text(report, out);
 
     if (!report.errors.empty()) return ExitStatus::usage;
     return report.any_problem() ? ExitStatus::problems : ExitStatus::healthy;
@@ -144,7 +134,10 @@ Command add_arch_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--markdown", options->markdown, "print a Markdown table");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_arch(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_arch(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -32,6 +32,7 @@ struct ExplainOptions {
     std::optional<std::string> snapshot_file;  ///< --snapshot FILE
     bool json = false;
     bool no_machine = false;
+    bool quiet = false;  ///< main's -q/--quiet: the root cause (or "no known …") in one line
 };
 
 constexpr std::size_t kReadChunk = 1u << 20;
@@ -137,6 +138,7 @@ ExitStatus run_explain(const ExplainOptions& options, std::ostream& out, std::os
         explain::tie_to_machine(causes, *loaded, *kb);
     }
     if (options.json) explain::render_json(causes, ctx, out);
+    else if (options.quiet) out << explain::verdict_line(causes, ctx) << "\n";
     else explain::render_text(causes, ctx, out);
     return causes.empty() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -157,7 +159,10 @@ Command add_explain_command(CLI::App& app) {
         ->excludes(shared.root)
         ->excludes(snapshot);
     cmd->footer("Exit code: 0 a cause was found, 1 nothing known matched, 2 usage or unreadable input.");
-    return {cmd, [options](const Output& o) { return run_explain(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_explain(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

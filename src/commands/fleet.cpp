@@ -26,6 +26,7 @@ struct FleetOptions {
     unsigned jobs = 0;
     bool json = false;
     bool markdown = false;
+    bool quiet = false;  ///< main's -q/--quiet: the summary line only
 };
 
 ExitStatus usage_error(const FleetOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -54,6 +55,7 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs), analyse_options);
     if (options.json) out << fleet::to_json(report).dump(2) << "\n";
     else if (options.markdown) fleet::render_markdown(report, {}, out);
+    else if (options.quiet) out << fleet::verdict_line(report) << "\n";
     else fleet::render_text(report, {}, out);
     return fleet::has_problems(report, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -76,7 +78,10 @@ Command add_fleet_command(CLI::App& app) {
                     "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
         ->check(CLI::IsMember({"error", "warning"}))
         ->capture_default_str();
-    return {cmd, [options](const Output& o) { return run_fleet(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_fleet(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

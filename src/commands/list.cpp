@@ -17,6 +17,7 @@ struct ListOptions {
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool no_size = false;
+    bool quiet = false;  ///< main's -q/--quiet: how many toolkits and which is the default, in one line
 };
 
 ExitStatus usage_error(const ListOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -50,11 +51,24 @@ void render_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.default_link.empty()) out << "/usr/local/cuda: absent or dangling.\n";
 }
 
+/// -q's line: "3 CUDA toolkits; default: 12.4.1 (/usr/local/cuda-12.4)".
+std::string verdict_line(const toolkits::Inventory& inv) {
+    if (inv.toolkits.empty()) return "No CUDA toolkit found on this machine.";
+    std::string s = std::to_string(inv.toolkits.size()) + (inv.toolkits.size() == 1 ? " CUDA toolkit" : " CUDA toolkits");
+    for (const auto& e : inv.toolkits)
+        if (e.toolkit.is_default) return s + "; default: " + toolkits::label(e);
+    if (inv.default_link.empty()) return s + "; no default (/usr/local/cuda absent or dangling)";
+    return s + "; /usr/local/cuda leads to " + inv.default_link + ", none of them";
+}
+
 ExitStatus run_list(const ListOptions& options, std::ostream& out, std::ostream& err) {
-    auto machine = open_machine(options.machine, {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = !options.no_size}});
+    // -q prints no size: no folder is walked for one.
+    auto machine = open_machine(options.machine,
+                                {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = !options.no_size && !options.quiet}});
     if (!machine) return usage_error(options, out, err, machine.error());
     const auto& inv = machine->inventory;
     if (options.json) out << toolkits::to_json(inv).dump(2) << "\n";
+    else if (options.quiet) out << verdict_line(inv) << "\n";
     else render_text(inv, out);
     return ExitStatus::healthy;
 }
@@ -69,7 +83,10 @@ Command add_list_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--no-size", options->no_size, "do not walk the folders for their size (faster)");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_list(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_list(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

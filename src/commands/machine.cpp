@@ -1,6 +1,7 @@
 #include "commands/machine.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "common/text.hpp"
 #include "common/version.hpp"
@@ -38,6 +39,23 @@ Expected<void> check_overrides() {
 
 }  // namespace
 
+Expected<std::string> python_path(const host::Host& host, const std::string& given) {
+    std::string path = given;
+    if (!given.starts_with('/')) {
+        if (host.is_rooted())
+            return fail(Errc::usage, "--python " + given + ": a relative path means nothing in the image " + host.root() +
+                                         ": give the interpreter's absolute path inside it (/usr/bin/python3)");
+        std::error_code ec;
+        const auto absolute = std::filesystem::absolute(given, ec);
+        if (ec) return fail(Errc::usage, "--python " + given + ": " + ec.message());
+        path = absolute.lexically_normal().string();
+    }
+    if (!host.exists(path))
+        return Unexpected<Error>(
+            host.in_image(Error{Errc::not_found, "--python " + given + ": no such file" + (path == given ? "" : " (" + path + ")")}));
+    return path;
+}
+
 Expected<host::Host> open_host(const MachineOptions& options) {
     if (auto ok = check_overrides(); !ok) return Unexpected<Error>(ok.error());
     if (!options.root) return host::Host::real();
@@ -59,8 +77,7 @@ Expected<Machine> open_machine(const MachineOptions& options, const MachineParts
     if (!host) return Unexpected<Error>(host.error());
     // A --python that is not there was silently ignored: the report then lacked what was asked for.
     for (const auto& python : options.pythons)
-        if (!host->exists(python))
-            return Unexpected<Error>(host->in_image(Error{Errc::not_found, "--python " + python + ": no such file"}));
+        if (auto path = python_path(*host, python); !path) return Unexpected<Error>(path.error());
     Machine m{std::move(*host), std::move(*kb), {}, {}};
     m.snap = take_snapshot(m.host, m.kb, options, parts.probe);
     if (parts.inventory) m.inventory = toolkits::take_inventory(m.host, m.snap, *parts.inventory);
@@ -70,7 +87,8 @@ Expected<Machine> open_machine(const MachineOptions& options, const MachineParts
 snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const MachineOptions& options, Probe depth) {
     probe::Options probe_options;
     if (depth == Probe::all) {
-        probe_options.pythons = options.pythons;
+        // As open_machine checked them: a relative one from the working folder.
+        for (const auto& python : options.pythons) probe_options.pythons.push_back(python_path(host, python).value_or(python));
         probe_options.allow_processes = !options.no_exec;
         return probe::probe_machine(host, kb, probe_options);
     }

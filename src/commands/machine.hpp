@@ -70,13 +70,21 @@ struct Machine {
 /// them); an image that has none is refused.
 inline constexpr const char* kMachineImageFolders[] = {"etc", "usr", "proc", "sys", "var", "opt"};
 
+/// The interpreter a --python names, as a machine path. An absolute path is taken as given; a
+/// relative one (./py3, venv/bin/python) is taken from the working folder, as the shell that
+/// typed it would, and refused in an image (--root), which has no working folder. Errc::usage
+/// for a relative path in an image, Errc::not_found when nothing is there: each one line that
+/// starts "--python PATH: ".
+[[nodiscard]] Expected<std::string> python_path(const host::Host& host, const std::string& given);
+
 /// This machine, or the image under --root. Errc::not_found when the root folder does not
 /// exist (Host::rooted's error); Errc::usage, "DIR: not a machine image (…)", when it has none of
 /// kMachineImageFolders (an empty folder, a project folder named by mistake).
 [[nodiscard]] Expected<host::Host> open_host(const MachineOptions& options);
 
 /// Loads the KB (built in, --kb DIR over it), opens the Host (open_host) and probes what `parts`
-/// asks for. The KB's error first (Kb::load's), then the Host's.
+/// asks for. The KB's error first (Kb::load's), then the Host's, then python_path()'s for each
+/// --python.
 [[nodiscard]] Expected<Machine> open_machine(const MachineOptions& options, const MachineParts& parts = {});
 
 /// Runs the probes `depth` names on `host` (Probe::none: an empty Snapshot).

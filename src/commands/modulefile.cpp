@@ -2,6 +2,7 @@
 // or Lmod (Lua) modulefiles, one CUDA module at a time. Printed to stdout; with --dir, a plan that
 // writes DIR/cuda/<version>[.lua].
 #include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,7 @@ struct ModulefileOptions {
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
+    bool quiet = false;  ///< main's -q/--quiet: with --dir, the plan's headline or outcome; the files themselves are data, kept
 };
 
 ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, std::ostream& err) {
@@ -58,13 +60,18 @@ ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, s
         plan::Plan p;
         p.title = std::string(options.lmod ? "Lmod" : "Environment Modules") + " modulefiles for " + std::to_string(files.size()) +
                   " CUDA toolkit" + (files.size() == 1 ? "" : "s") + " in " + *options.dir;
+        // DIR/cuda is the module's own folder: made by the plan when missing. DIR itself is the
+        // user's MODULEPATH entry: a missing one is more likely a typo than a wish, and preflight says so.
+        std::set<std::string> folders;
+        for (const auto& f : files) folders.insert(host::dirname(host::join(*options.dir, f.relpath)));
+        for (const auto& folder : folders)
+            if (!m.host.lstat(folder)) p.steps.push_back(plan::make_folder(folder, "make the module folder " + folder));
         for (const auto& f : files) {
             const std::string path = host::join(*options.dir, f.relpath);
             p.steps.push_back(plan::write_file(m.host, path, f.content, "module " + f.name + " in " + path));
         }
-        p.notes.push_back("the folder " + host::join(*options.dir, "cuda") + " must exist; users add " + *options.dir +
-                          " to MODULEPATH (module use " + *options.dir + ")");
-        return plan::print_or_apply(m.host, p, options.apply, options.json, out);
+        p.notes.push_back("users add " + *options.dir + " to MODULEPATH (module use " + *options.dir + ")");
+        return plan::print_or_apply(m.host, p, {options.apply, options.json, options.quiet, "modulefile"}, out, err);
     }
     if (options.json) {
         nlohmann::json list = nlohmann::json::array();
@@ -92,7 +99,10 @@ Command add_modulefile_command(CLI::App& app) {
     cmd->add_flag("--apply", options->apply, "with --dir: write the files");
     cmd->add_flag("--json", options->json, "print JSON");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_modulefile(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_modulefile(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

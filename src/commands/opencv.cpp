@@ -37,6 +37,7 @@ struct OpencvOptions {
     std::string log_file;
     // check
     std::string timeout = "20s";
+    bool quiet = false;  ///< main's -q/--quiet: each subcommand's verdict in one line
 };
 
 /// Logs larger than this are refused: a configure log is a few hundred KiB.
@@ -71,6 +72,9 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     if (!m) return usage_error(o, s, "cmake", m.error());
     const kb::Kb& kb = m->kb;
     const host::Host& host = m->host;
+    // The interpreter as open_machine took it (a relative one from the working folder), for the -D lines.
+    std::optional<std::string> python;
+    if (o.python) python = python_path(host, *o.python).value_or(*o.python);
     auto gpus = given_gpus(o, kb);
     if (!gpus) return usage_error(o, s, "cmake", gpus.error());
     const auto snap = take_snapshot(host, kb, machine, Probe::all);
@@ -80,12 +84,13 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     request.contrib = o.contrib;
     request.gpus = *gpus;
     request.portable = o.portable;
-    request.python = o.python;
+    request.python = python;
     request.cuda = o.cuda;
     request.install_prefix = o.prefix;
     auto plan = opencv::plan_cmake(host, snap, kb, request);
     if (!plan) return usage_error(o, s, "cmake", plan.error(), plan.error().code == Errc::usage ? ExitStatus::usage : ExitStatus::problems);
     if (o.json) s.out << opencv::to_json(*plan).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(*plan) << "\n";
     else opencv::render_text(*plan, s.out);
     return plan->missing_required() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -118,6 +123,7 @@ ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
              o.log_file +
                  ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
     if (o.json) s.out << opencv::to_json(report).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(report) << "\n";
     else opencv::render_text(report, s.out);
     return report.problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -136,8 +142,13 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     const auto snap = take_snapshot(host, kb, o.machine, Probe::gpus_and_driver);
     if (gpus->empty()) *gpus = gpucode::machine_gpus(snap.gpus);
     std::optional<Version> driver_cuda = Version::parse(snap.driver.max_cuda);
-    std::string python = o.python.value_or("");
-    if (python.empty()) {
+    std::string python;
+    if (o.python && !o.python->empty()) {
+        // A relative one from the working folder, as `check --python` takes it (this command has no --root).
+        auto path = python_path(host, *o.python);
+        if (!path) return usage_error(o, s, "check", path.error());
+        python = std::move(*path);
+    } else {
         // python3 as the shell finds it: the first on PATH.
         for (const auto& dir : text::split(host.env("PATH").value_or("/usr/bin:/bin"), ':'))
             if (!dir.empty() && host.is_executable_file(host::join(dir, "python3"))) {
@@ -149,6 +160,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     auto check = opencv::check_cv2(host, kb, python, *timeout, *gpus, driver_cuda);
     if (!check) return usage_error(o, s, "check", check.error());
     if (o.json) s.out << opencv::to_json(*check).dump(2) << "\n";
+    else if (o.quiet) s.out << opencv::verdict_line(*check) << "\n";
     else opencv::render_text(*check, s.out);
     return check->problems() ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -192,6 +204,7 @@ Command add_opencv_command(CLI::App& app) {
     add_common(check, *o, false);
 
     return {cmd, [o, cmake, log](const Output& out) {
+                o->quiet = out.quiet;
                 const Streams s{out.out, out.err};
                 if (cmake->parsed()) return run_cmake(*o, s);
                 if (log->parsed()) return run_log(*o, s);

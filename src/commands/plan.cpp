@@ -31,6 +31,7 @@ struct PlanOptions {
     MachineOptions machine;
     bool json = false;
     std::string format = "text";
+    bool quiet = false;  ///< main's -q/--quiet: the recipe in one line (JSON and the script are kept whole)
 };
 
 ExitStatus usage_error(const PlanOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -85,6 +86,7 @@ ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream&
 
     if (options.json || options.format == "json") out << recipe::to_json(*plan, *request, prediction).dump(2) << "\n";
     else if (options.format == "script") recipe::render_script(*plan, *request, out);
+    else if (options.quiet) out << recipe::verdict_line(*plan, *request, prediction) << "\n";
     else recipe::render_text(*plan, *request, prediction, out);
     return plan->refused ? ExitStatus::problems : ExitStatus::healthy;
 }
@@ -108,7 +110,10 @@ Command add_plan_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print the plan as JSON (same as --format json)");
     cmd->add_option("--format", options->format, "text, json, or script (a commented bash script; plan never runs it)")
         ->check(CLI::IsMember({"text", "json", "script"}));
-    return {cmd, [options](const Output& o) { return run_plan(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_plan(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

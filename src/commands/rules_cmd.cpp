@@ -11,7 +11,8 @@
 
 namespace cudoctor::commands {
 
-ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostream& out, std::ostream& err) {
+ExitStatus run_rules(const std::optional<std::string>& id, const RulesShowing& showing, std::ostream& out, std::ostream& err) {
+    const bool json = showing.json;
     const auto& rules = rules::all_rules();
     if (!id) {
         if (json) {
@@ -22,6 +23,13 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
                                 {"layer", snapshot::to_string(r.layer)},
                                 {"summary", r.summary}});
             out << list.dump(2) << "\n";
+        } else if (showing.quiet) {
+            std::size_t errors = 0, warnings = 0;
+            for (const auto& r : rules) {
+                if (r.severity == snapshot::Severity::error) ++errors;
+                else if (r.severity == snapshot::Severity::warning) ++warnings;
+            }
+            out << fmt::format("{} rules: {} error, {} warning, {} info\n", rules.size(), errors, warnings, rules.size() - errors - warnings);
         } else {
             for (const auto& r : rules)
                 out << fmt::format("{:<34} {:<8} {:<12} {}\n", r.id, snapshot::to_string(r.severity), snapshot::to_string(r.layer),
@@ -47,6 +55,9 @@ ExitStatus run_rules(const std::optional<std::string>& id, bool json, std::ostre
                               {"explanation", rule->explanation}}
                    .dump(2)
             << "\n";
+    } else if (showing.quiet) {
+        out << fmt::format("{}  ({} · {} layer): {}\n", rule->id, snapshot::to_string(rule->severity), snapshot::to_string(rule->layer),
+                           rule->summary);
     } else {
         out << fmt::format("{}  ({} · {} layer)\n\nwhat it catches: {}\n\nwhy it matters and how it is fixed: {}\n", rule->id,
                            snapshot::to_string(rule->severity), snapshot::to_string(rule->layer), rule->summary, rule->explanation);
@@ -63,7 +74,7 @@ Command add_rules_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("rules", "list the rules check applies, or explain one");
     cmd->add_option("id", options->id, "a rule id: explain it");
     cmd->add_flag("--json", options->json, "print JSON");
-    return {cmd, [options](const Output& o) { return run_rules(options->id, options->json, o.out, o.err); }};
+    return {cmd, [options](const Output& o) { return run_rules(options->id, {options->json, o.quiet}, o.out, o.err); }};
 }
 
 }  // namespace cudoctor::commands

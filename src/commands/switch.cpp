@@ -17,6 +17,7 @@ struct SwitchOptions {
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
+    bool quiet = false;  ///< main's -q/--quiet: the plan's headline, or with --apply its outcome, in one line
 };
 
 ExitStatus usage_error(const SwitchOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -31,7 +32,7 @@ ExitStatus run_switch(const SwitchOptions& options, std::ostream& out, std::ostr
     if (!entry) return usage_error(options, out, err, entry.error());
     auto plan = toolkits::plan_switch(m.host, m.inventory, **entry);
     if (!plan) return usage_error(options, out, err, plan.error());
-    return plan::print_or_apply(m.host, *plan, options.apply, options.json, out);
+    return plan::print_or_apply(m.host, *plan, {options.apply, options.json, options.quiet, "switch"}, out, err);
 }
 
 }  // namespace
@@ -44,7 +45,10 @@ Command add_switch_command(CLI::App& app) {
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_switch(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_switch(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

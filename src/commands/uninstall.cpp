@@ -17,6 +17,7 @@ struct UninstallOptions {
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
     bool apply = false;
+    bool quiet = false;  ///< main's -q/--quiet: the plan's headline, or with --apply its outcome, in one line
 };
 
 ExitStatus usage_error(const UninstallOptions& options, std::ostream& out, std::ostream& err, const Error& e) {
@@ -31,7 +32,7 @@ ExitStatus run_uninstall(const UninstallOptions& options, std::ostream& out, std
     if (!entry) return usage_error(options, out, err, entry.error());
     auto plan = toolkits::plan_uninstall(m.host, m.snap, m.inventory, **entry);
     if (!plan) return usage_error(options, out, err, plan.error());
-    return plan::print_or_apply(m.host, *plan, options.apply, options.json, out);
+    return plan::print_or_apply(m.host, *plan, {options.apply, options.json, options.quiet, "uninstall"}, out, err);
 }
 
 }  // namespace
@@ -45,7 +46,10 @@ Command add_uninstall_command(CLI::App& app) {
     cmd->add_flag("--apply", options->apply, "do it (as root where the files need it); without it, only print the plan");
     cmd->add_flag("--json", options->json, "print JSON");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_uninstall(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_uninstall(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

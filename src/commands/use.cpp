@@ -19,6 +19,7 @@ struct UseOptions {
     std::optional<std::string> shell;
     std::optional<std::string> dir;
     MachineOptions machine;  ///< --root, --kb
+    bool quiet = false;      ///< main's -q/--quiet: no warning; the shell code is the result (like --json), kept whole
 };
 
 ExitStatus fail_use(const Error& e, std::ostream& out, std::ostream& err) {
@@ -76,7 +77,7 @@ ExitStatus run_use(const UseOptions& options, std::ostream& out, std::ostream& e
 
     toolkits::ShellEnv env{process_env("PATH"), process_env("LD_LIBRARY_PATH"), process_env("CUDA_PATH")};
     out << toolkits::use_script(*shell, request, env);
-    if (!tk.has_nvcc) err << "cudoctor use: " << tk.path << " has no nvcc: PATH is left without a CUDA compiler\n";
+    if (!tk.has_nvcc && !options.quiet) err << "cudoctor use: " << tk.path << " has no nvcc: PATH is left without a CUDA compiler\n";
     return ExitStatus::healthy;
 }
 
@@ -89,7 +90,10 @@ Command add_use_command(CLI::App& app) {
     cmd->add_option("--shell", options->shell, "bash, zsh or fish (default: from $SHELL)");
     cmd->add_option("--dir", options->dir, "look for .cuda-version from this folder up (default: the current folder)");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_use(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_use(*options, o.out, o.err);
+            }};
 }
 
 Command add_init_command(CLI::App& app) {

@@ -57,6 +57,14 @@ void write_text(const std::vector<Cause>& causes, const RenderContext& ctx, std:
 
 }  // namespace
 
+std::string verdict_line(const std::vector<Cause>& causes, const RenderContext& ctx) {
+    if (causes.empty()) return "No known CUDA error found in " + std::to_string(ctx.lines) + (ctx.lines == 1 ? " line" : " lines");
+    const Cause& top = causes.front();
+    std::string s = top.id + ": " + top.title + "  [" + top.confidence + "]";
+    if (causes.size() > 1) s += " (and " + std::to_string(causes.size() - 1) + (causes.size() == 2 ? " more cause)" : " more causes)");
+    return s;
+}
+
 void render_text(const std::vector<Cause>& causes, const RenderContext& ctx, std::ostream& out) {
     // The log's lines, the values read from them (library names, versions) in the fixes and the
     // machine's facts come from outside, and the view's own words hold no control byte: the

@@ -168,6 +168,17 @@ std::string format_duration(std::int64_t seconds) {
     return out.empty() ? "0s" : out;
 }
 
+std::string verdict_line(const FleetReport& r) {
+    std::size_t errors = 0, warnings = 0;
+    for (const auto& f : r.findings) {
+        if (f.severity == snapshot::Severity::error) ++errors;
+        else if (f.severity == snapshot::Severity::warning) ++warnings;
+    }
+    std::string s = "cudoctor fleet: " + headline(r);
+    if (errors || warnings) s += "; findings: " + plural(errors, "error rule") + ", " + plural(warnings, "warning rule");
+    return s;
+}
+
 namespace {
 
 void write_text(const FleetReport& r, const RenderOptions& o, std::ostream& out) {

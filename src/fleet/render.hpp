@@ -4,6 +4,7 @@
 // instead of 550.54.14"), so ten thousand nodes read in a screen; JSON lists every node.
 #include <cstddef>
 #include <ostream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,10 @@ struct RenderOptions {
 };
 
 void render_text(const FleetReport& report, const RenderOptions& options, std::ostream& out);
+/// The report in one line (-q): the first line of render_text(), and how many rules of error and
+/// warning severity fire anywhere: "cudoctor fleet: 12 nodes, 1 stale; 2 differ from the majority;
+/// findings: 1 error rule, 0 warning rules".
+std::string verdict_line(const FleetReport& report);
 void render_markdown(const FleetReport& report, const RenderOptions& options, std::ostream& out);
 /// Every node, difference, finding group, stale and unreadable file; node lists in full.
 nlohmann::json to_json(const FleetReport& report);

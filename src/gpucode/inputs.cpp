@@ -25,6 +25,7 @@ class Walker {
     Walker(const host::Host& host, Expansion& out, std::size_t max_files) : m_host(host), m_out(out), m_max(max_files) {}
 
     void add(const std::string& path, bool named) {
+        ++m_reached;
         auto real = m_host.resolve(path);
         const std::string key = real ? *real : path;
         if (!m_seen.insert(key).second) return;
@@ -59,11 +60,16 @@ class Walker {
         }
     }
 
+    /// Candidates met so far, those another argument reached first included.
+    std::size_t reached() const { return m_reached; }
+    bool stopped() const { return m_stopped; }
+
   private:
     const host::Host& m_host;
     Expansion& m_out;
     std::size_t m_max;
     std::set<std::string> m_seen;
+    std::size_t m_reached = 0;
     bool m_stopped = false;
 };
 
@@ -76,7 +82,12 @@ Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& 
     for (const auto& arg : args) {
         auto info = host.stat(arg);
         if (info && info->type == host::FileType::directory) {
+            const std::size_t reached = walker.reached(), errors = out.errors.size();
+            const bool stopped = walker.stopped();
             walker.walk(arg, 0, arg);
+            // A folder with nothing to read is said, not answered with an empty report and exit 0.
+            if (walker.reached() == reached && out.errors.size() == errors && !stopped)
+                out.errors.emplace_back(arg, Error{Errc::not_found, arg + ": no ELF files (libraries, executables, objects) in this folder"});
             continue;
         }
         if (info) {

@@ -32,7 +32,9 @@ struct Expansion {
 /// names (*.so, *.so.*, *.o, *.node) and executable files; an argument that is no path but a
 /// Python module name ("torch", "tensorflow") is looked up in `python_sites` as a package
 /// folder or a single extension module (name.*.so). Errors per argument: Errc::not_found "no
-/// such file, folder or installed Python package"; a walk stops after `max_files` candidates.
+/// such file, folder or installed Python package"; Errc::not_found "no ELF files … in this
+/// folder" for a folder argument whose walk meets no candidate (files another argument reached
+/// first count as met); a walk stops after `max_files` candidates.
 Expansion expand_inputs(const host::Host& host, const std::vector<std::string>& args, const std::vector<std::string>& python_sites,
                         std::size_t max_files = 200000);
 

@@ -1,5 +1,6 @@
 #include "gpucode/report.hpp"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -125,6 +126,10 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
             }
         }
         auto scan = scan_file(host, c.path, report.depth);
+        // "No GPU code" is a claim only a search of the whole file makes: a file with no registered
+        // fatbin may still embed some in a data section (--fast forbids the search).
+        if (scan && !scan->has_gpu_code() && scan->problems.empty() && scan->depth == ScanDepth::registered && !report.fast)
+            scan = scan_file(host, c.path, ScanDepth::full);
         if (!scan) {
             report.errors.emplace_back(c.path, scan.error());
             continue;
@@ -140,6 +145,38 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
         result.scan = std::move(*scan);
         report.files.push_back(std::move(result));
     }
+}
+
+std::string verdict_line(const ArchReport& report) {
+    using cudoctor::report::Medium;
+    using cudoctor::report::outside_text;
+    std::size_t with_code = 0;
+    std::vector<std::string> failing;
+    for (const auto& f : report.files) {
+        if (!f.scan.has_gpu_code()) continue;
+        ++with_code;
+        if (std::any_of(f.verdicts.begin(), f.verdicts.end(), fails)) failing.push_back(outside_text(f.scan.path, Medium::terminal));
+    }
+    if (!report.gpus.empty())
+        for (const auto& p : report.packages)
+            if (p.without_cuda()) failing.push_back(outside_text(p.name, Medium::terminal) + " (built without CUDA)");
+    const auto count = [](std::size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    const std::size_t without = report.without_gpu_code.size();
+    if (with_code == 0 && failing.empty()) {
+        if (without)
+            return "no GPU code in " + count(without, "ELF file", "ELF files") + (report.fast ? " (--fast: registered fatbins only)" : "");
+        if (report.skipped_not_elf) return "no ELF file: " + count(report.skipped_not_elf, "file", "files") + " skipped, not ELF";
+        return "";  // nothing was read: the errors say why
+    }
+    std::string s = count(with_code, "file", "files") + " with GPU code";
+    if (without) s += ", " + std::to_string(without) + " without";
+    if (report.gpus.empty()) return s + "; no GPU known for a verdict (give --gpu)";
+    std::vector<std::string> gpus;
+    for (const auto& g : report.gpus) gpus.push_back(gpu_label(g));
+    const std::string on = cudoctor::report::join(gpus, ", ");
+    if (failing.empty()) return "✓ " + s + ": all run on " + on;
+    return "✗ " + s + ": " + std::to_string(failing.size()) + " not runnable (in full) on " + on + ": " + failing.front() +
+           (failing.size() > 1 ? ", …" : "");
 }
 
 namespace {
@@ -166,11 +203,13 @@ void write_text(const ArchReport& report, std::ostream& out) {
         out << "\n";
     }
     if (!report.without_gpu_code.empty()) {
+        // Only --fast leaves a file without a registered fatbin unsearched (scan_into).
+        const char* none = report.fast ? "no fatbin registered at load (--fast: data sections not searched)" : "no GPU code (no fatbin)";
         if (report.without_gpu_code.size() <= 5) {
             for (const auto& p : report.without_gpu_code)
-                out << cudoctor::report::outside_text(p, cudoctor::report::Medium::terminal) << ": no GPU code (no fatbin)\n";
+                out << cudoctor::report::outside_text(p, cudoctor::report::Medium::terminal) << ": " << none << "\n";
         } else {
-            out << report.without_gpu_code.size() << " ELF files carry no GPU code (no fatbin)\n";
+            out << report.without_gpu_code.size() << " ELF files: " << none << "\n";
         }
     }
     for (const auto& p : report.packages) {
@@ -189,10 +228,16 @@ void write_text(const ArchReport& report, std::ostream& out) {
         out << "\n";
     }
     if (report.skipped_not_elf) out << report.skipped_not_elf << " files skipped: not ELF\n";
-    if (report.depth == ScanDepth::registered && report.fast)
+    // The notes speak of the lists above and of the verdicts a GPU would give: none without them.
+    if (report.files.empty() && report.packages.empty()) return;
+    // A file with no registered fatbin was searched whole (scan_into): its list is complete.
+    const bool registered_lists = std::any_of(report.files.begin(), report.files.end(), [](const FileResult& f) {
+        return f.scan.depth == ScanDepth::registered && f.scan.has_gpu_code();
+    });
+    if (registered_lists && report.fast)
         out << "(--fast: only the fatbins registered at load were read; those embedded in data sections were not searched, so the "
                "lists above may be incomplete)\n";
-    else if (report.depth == ScanDepth::registered)
+    else if (registered_lists)
         // Not "because every GPU runs them": `opencv` reads the registered ones only, by design.
         out << "(only the fatbins registered at load were read; those embedded in data sections (where cuFFT keeps most of its "
                "kernels) were not searched, so the lists above may be incomplete: `cudoctor arch --full` searches them too)\n";

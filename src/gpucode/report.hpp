@@ -54,7 +54,9 @@ struct ArchReport {
 };
 
 /// Scans every file in `files` (named ones that are no ELF become errors; walked ones are
-/// counted as skipped) and gives each a verdict for each GPU.
+/// counted as skipped) at report.depth and gives each a verdict for each GPU. A file with no
+/// registered fatbin is searched whole before it is called one without GPU code, unless
+/// report.fast (--fast) forbids it.
 void scan_into(const host::Host& host, const std::vector<Candidate>& files, ArchReport& report);
 
 /// Judges each package of `expansion` as a whole (after scan_into() over its files): how many
@@ -62,6 +64,10 @@ void scan_into(const host::Host& host, const std::vector<Candidate>& files, Arch
 void judge_packages(const host::Host& host, const Expansion& expansion, ArchReport& report);
 
 void render_text(const ArchReport& report, std::ostream& out);
+/// The verdict over every file in one line (-q): "✓ 3 files with GPU code, 2 without: all run on
+/// GeForce RTX 4090 (8.9)", "✗ …: 1 not runnable (in full) on …: /path/libfoo.so", "no GPU code
+/// in 4 ELF files"; "" when nothing could be read (the errors say why).
+std::string verdict_line(const ArchReport& report);
 void render_markdown(const ArchReport& report, std::ostream& out);
 nlohmann::json to_json(const ArchReport& report);
 

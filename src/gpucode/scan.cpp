@@ -144,7 +144,7 @@ Expected<FileScan> scan_elf_bytes(std::string_view bytes, ScanDepth depth, const
             }
         }
     } else if (elf->sections.empty() && !elf->segments.empty()) {
-        scan.problems.emplace_back("no section headers: only a full scan (--deep) searches the loadable segments");
+        scan.problems.emplace_back("no section headers: only a full scan (--full) searches the loadable segments");
     }
     return scan;
 }

@@ -297,14 +297,18 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
 
 namespace {
 
+/// "OpenCV with CUDA for GeForce RTX 4090 (8.9): CUDA 12.4 (/usr/local/cuda-12.4), cuDNN 9.1.0".
+std::string headline(const CmakePlan& plan) {
+    std::string s = "OpenCV with CUDA for";
+    for (std::size_t i = 0; i < plan.gpus.size(); ++i) s += (i ? ", " : " ") + plan.gpus[i].name + " (" + plan.gpus[i].cc.str() + ")";
+    s += ": CUDA " + plan.toolkit_version + " (" + plan.toolkit_path + ")";
+    s += plan.cudnn_version.empty() ? ", no cuDNN" : ", cuDNN " + plan.cudnn_version;
+    if (!plan.python.empty()) s += ", " + plan.python;
+    return s;
+}
+
 void write_plan_text(const CmakePlan& plan, std::ostream& out) {
-    out << "OpenCV with CUDA for";
-    for (std::size_t i = 0; i < plan.gpus.size(); ++i)
-        out << (i ? "," : "") << " " << plan.gpus[i].name << " (" << plan.gpus[i].cc.str() << ")";
-    out << ": CUDA " << plan.toolkit_version << " (" << plan.toolkit_path << ")";
-    out << (plan.cudnn_version.empty() ? ", no cuDNN" : ", cuDNN " + plan.cudnn_version);
-    if (!plan.python.empty()) out << ", " << plan.python;
-    out << "\n\n";
+    out << headline(plan) << "\n\n";
     if (!plan.missing.empty()) {
         out << "Missing first:\n";
         for (const auto& m : plan.missing) {
@@ -325,6 +329,14 @@ void write_plan_text(const CmakePlan& plan, std::ostream& out) {
 }
 
 }  // namespace
+
+std::string verdict_line(const CmakePlan& plan) {
+    std::size_t required = 0;
+    for (const auto& m : plan.missing) required += m.required;
+    const std::string head = report::outside_text(headline(plan), report::Medium::terminal);  // names from the machine
+    if (plan.missing.empty()) return head + "; nothing missing";
+    return head + "; " + std::to_string(plan.missing.size()) + " missing first (" + std::to_string(required) + " required)";
+}
 
 void render_text(const CmakePlan& plan, std::ostream& out) {
     // The GPU names, paths, the Python and the notes come from the machine, and the view's own

@@ -72,6 +72,9 @@ struct CmakePlan {
 Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot& snap, const kb::Kb& kb, const CmakeRequest& request);
 
 void render_text(const CmakePlan& plan, std::ostream& out);
+/// The plan in one line (-q): its first line and what is missing first, "…; 2 missing first (1
+/// required)" or "…; nothing missing".
+std::string verdict_line(const CmakePlan& plan);
 nlohmann::json to_json(const CmakePlan& plan);
 
 }  // namespace cudoctor::opencv

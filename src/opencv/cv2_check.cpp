@@ -120,6 +120,22 @@ Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std
     return check;
 }
 
+static std::string verdict_words(const Cv2Check& check) {
+    const auto& a = check.answer;
+    std::string s = (check.problems() ? "✗ cv2 of " : "✓ cv2 of ") + check.python + ": ";
+    if (!a.import_error.empty()) return s + "import cv2 failed: " + a.import_error;
+    s += "OpenCV " + a.version + (check.build.log.cuda ? ", built with CUDA" : ", built without CUDA");
+    if (a.cuda_devices) s += ", " + std::to_string(*a.cuda_devices) + (*a.cuda_devices == 1 ? " CUDA device" : " CUDA devices");
+    else s += ", cv2.cuda unusable";
+    if (check.arch.any_cannot_run()) s += ", GPU code that cannot run on a GPU given";
+    return s;
+}
+
+std::string verdict_line(const Cv2Check& check) {
+    // Names, versions and messages from the machine or a log: the one escape for the terminal.
+    return report::outside_text(verdict_words(check), report::Medium::terminal);
+}
+
 namespace {
 
 void write_cv2_text(const Cv2Check& check, std::ostream& out) {

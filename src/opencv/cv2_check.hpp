@@ -56,6 +56,9 @@ Expected<Cv2Check> check_cv2(const host::Host& host, const kb::Kb& kb, const std
                              const std::vector<gpucode::TargetGpu>& gpus, const std::optional<Version>& driver_max_cuda);
 
 void render_text(const Cv2Check& check, std::ostream& out);
+/// The check in one line (-q): "✗ cv2 of /usr/bin/python3: OpenCV 4.6.0, built without CUDA,
+/// 0 CUDA devices", or why cv2 did not import.
+std::string verdict_line(const Cv2Check& check);
 nlohmann::json to_json(const Cv2Check& check);
 
 }  // namespace cudoctor::opencv

@@ -323,6 +323,27 @@ nlohmann::json to_json(const LogReport& report) {
     return j;
 }
 
+static std::string verdict_words(const LogReport& report) {
+    std::vector<std::string> failed, skipped;
+    std::size_t enabled = 0;
+    for (const auto& v : report.verdicts) {
+        if (v.status == Status::enabled) ++enabled;
+        else if (v.status == Status::failed) failed.push_back(v.topic);
+        else if (v.status == Status::skipped) skipped.push_back(v.topic);
+    }
+    std::string s = report.problems() ? "✗ " : "✓ ";
+    s += report.log.opencv_version.empty() ? std::string("OpenCV") : "OpenCV " + report.log.opencv_version;
+    s += ": " + std::to_string(enabled) + " enabled";
+    if (!failed.empty()) s += ", " + std::to_string(failed.size()) + " failed (" + cudoctor::report::join(failed, ", ") + ")";
+    if (!skipped.empty()) s += ", " + std::to_string(skipped.size()) + " skipped (" + cudoctor::report::join(skipped, ", ") + ")";
+    return s;
+}
+
+std::string verdict_line(const LogReport& report) {
+    // Names, versions and messages from the machine or a log: the one escape for the terminal.
+    return report::outside_text(verdict_words(report), report::Medium::terminal);
+}
+
 namespace {
 
 void write_log_text(const LogReport& report, std::ostream& out) {

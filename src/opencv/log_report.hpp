@@ -61,6 +61,9 @@ struct ModuleHint {
 ModuleHint module_hint(std::string_view module);
 
 void render_text(const LogReport& report, std::ostream& out);
+/// The report in one line (-q): "✗ OpenCV 4.10.0: 4 enabled, 1 failed (GPU architectures),
+/// 1 skipped (cuDNN)".
+std::string verdict_line(const LogReport& report);
 nlohmann::json to_json(const LogReport& report);
 nlohmann::json to_json(const Verdict& verdict);
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <set>
 
 #include "common/text.hpp"
 #include "host/files.hpp"
@@ -125,6 +126,8 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
     }
     if ((s.kind == StepKind::symlink || s.kind == StepKind::write_file) && is_directory_not_link(*hp))
         r.preflight.push_back(where + said(s.path + " is a folder") + "; cudoctor will not replace it");
+    if (s.kind == StepKind::make_folder && exists_no_follow(*hp))
+        r.preflight.push_back(where + said(s.path + " exists now, which it did not when the plan was made") + ": run the command again");
     if (s.kind == StepKind::edit_file) {
         auto now = host.read_file(s.path);
         if (!now) r.preflight.push_back(where + now.error().message);
@@ -181,8 +184,8 @@ Outcome save_state(const std::string& hp, Saved& saved) {
 
 Outcome restore(const std::string& hp, const Saved& saved) {
     switch (saved.kind) {
-        case Saved::Kind::absent:
-            if (exists_no_follow(hp) && ::unlink(hp.c_str()) != 0) return os_error(hp);
+        case Saved::Kind::absent:  // remove(3): a file or link, or an (emptied) folder a make_folder step made
+            if (exists_no_follow(hp) && ::remove(hp.c_str()) != 0) return os_error(hp);
             return std::nullopt;
         case Saved::Kind::link: return atomic_symlink(hp, saved.link_target);
         case Saved::Kind::file: return outcome_of(host::write_atomically(hp, saved.content, saved.mode));
@@ -245,6 +248,9 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
             saved.moved_to = aside;
             return std::nullopt;
         }
+        case StepKind::make_folder:
+            if (::mkdir(hp->c_str(), 0755) != 0) return os_error(*hp);
+            return std::nullopt;
         case StepKind::command: break;
     }
     return std::nullopt;
@@ -255,7 +261,14 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
 ApplyResult apply(const host::Host& host, const Plan& plan, const ApplyOptions& options) {
     ApplyResult r;
     r.steps.resize(plan.steps.size());
-    for (std::size_t i = 0; i < plan.steps.size(); ++i) preflight_step(host, plan.steps[i], i, r);
+    // A step into a folder an earlier step makes is not checked for it: that folder's own step is.
+    std::set<std::string> made;
+    for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+        const Step& s = plan.steps[i];
+        if (s.kind != StepKind::command && made.contains(host::dirname(s.path))) continue;
+        preflight_step(host, s, i, r);
+        if (s.kind == StepKind::make_folder) made.insert(s.path);
+    }
     if (!r.preflight.empty()) return r;
 
     std::vector<Saved> saved(plan.steps.size());

@@ -78,6 +78,16 @@ Step remove_tree(std::string path, std::string what, std::string undo) {
     return s;
 }
 
+Step make_folder(std::string path, std::string what) {
+    Step s;
+    s.kind = StepKind::make_folder;
+    s.shell = "mkdir " + text::shell_quote(path);
+    s.undo = "rmdir " + text::shell_quote(path);
+    s.path = std::move(path);
+    s.what = std::move(what);
+    return s;
+}
+
 Step run_command(std::vector<std::string> argv, std::string what, std::string undo, bool needs_root, std::vector<std::string> rooted_args) {
     Step s;
     s.kind = StepKind::command;

@@ -16,13 +16,14 @@ enum class StepKind {
     write_file,   ///< write a whole file atomically: temporary file + rename(2)
     edit_file,    ///< replace a file's content (some lines changed or dropped), atomically
     remove_tree,  ///< remove a file, link or folder tree (moved aside first, deleted at the end)
+    make_folder,  ///< make one folder (its parent must exist, or be made by an earlier step)
     command,      ///< run an exact argv (never a shell string)
 };
 
 /// One step. Machine paths (inside --root when the Host is rooted).
 struct Step {
     StepKind kind = StepKind::command;
-    std::string path;               ///< symlink / write_file / edit_file / remove_tree: the machine path
+    std::string path;               ///< symlink / write_file / edit_file / remove_tree / make_folder: the machine path
     std::string target;             ///< symlink: the link's target, as stored
     std::string before;             ///< edit_file: the content the plan was made from (checked before writing)
     std::string content;            ///< write_file / edit_file: the new content
@@ -64,6 +65,9 @@ Step write_file(const host::Host& host, std::string path, std::string content, s
 Step edit_file(std::string path, std::string before, std::string after, std::string what);
 /// Removes a file, link or folder tree; the undo says what must be restored from where.
 Step remove_tree(std::string path, std::string what, std::string undo);
+/// Makes the folder `path` (mode 0755); the undo removes it again. Steps after it may write into
+/// it: apply()'s preflight takes a folder an earlier step makes as there.
+Step make_folder(std::string path, std::string what);
 /// Runs `argv` exactly; `undo` is the command that reverses it (commands cannot be rolled back
 /// by cudoctor, so the undo is printed when a later step fails).
 Step run_command(std::vector<std::string> argv, std::string what, std::string undo, bool needs_root = true,

@@ -11,10 +11,12 @@
 
 namespace cudoctor::plan {
 
-ExitStatus print_or_apply(const host::Host& host, const Plan& plan, bool apply, bool json, std::ostream& out) {
-    if (!apply) {
-        if (json) {
+ExitStatus print_or_apply(const host::Host& host, const Plan& plan, const Showing& showing, std::ostream& out, std::ostream& err) {
+    if (!showing.apply) {
+        if (showing.json) {
             out << nlohmann::json{{"plan", to_json(plan)}, {"applied", false}}.dump(2) << "\n";
+        } else if (showing.quiet) {
+            out << headline(plan) << "\n";
         } else {
             render_text(plan, out);
             if (!plan.empty())
@@ -30,8 +32,16 @@ ExitStatus print_or_apply(const host::Host& host, const Plan& plan, bool apply, 
         if (ec == std::errc() && n > 0) options.fail_at = n;
     }
     auto result = plan::apply(host, plan, options);
-    if (json) {
+    if (showing.json) {
         out << nlohmann::json{{"plan", to_json(plan)}, {"applied", true}, {"result", to_json(result)}}.dump(2) << "\n";
+    } else if (showing.quiet) {
+        out << verdict_line(result, plan) << "\n";
+        // What stopped it, and what is left to undo by hand, are errors: said whatever -q asks.
+        const std::string who = "cudoctor" + (showing.command.empty() ? std::string() : " " + showing.command) + ": ";
+        for (const auto& p : result.preflight) err << who << p << "\n";
+        if (result.failed_step)
+            err << who << "step " << *result.failed_step + 1 << ": " << result.steps[*result.failed_step].message << "\n";
+        for (const auto& u : result.manual_undo) err << who << "undo by hand: " << u << "\n";
     } else {
         render_text(plan, out);
         out << "\n";

@@ -13,6 +13,7 @@ const char* kind_name(StepKind k) {
         case StepKind::write_file: return "write_file";
         case StepKind::edit_file: return "edit_file";
         case StepKind::remove_tree: return "remove_tree";
+        case StepKind::make_folder: return "make_folder";
         case StepKind::command: return "command";
     }
     return "?";
@@ -28,6 +29,8 @@ const char* status_name(StepStatus s) {
     }
     return "?";
 }
+
+std::string steps_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " step" : " steps"); }
 
 void indent(std::ostream& out, const std::string& block, std::string_view prefix) {
     for (auto line : text::lines(block)) out << prefix << line << "\n";
@@ -59,10 +62,13 @@ std::string line_diff(std::string_view before, std::string_view after) {
     return out;
 }
 
+std::string headline(const Plan& plan) {
+    if (plan.steps.empty()) return "Plan: " + plan.title + " — nothing to do";
+    return "Plan: " + plan.title + " (" + steps_text(plan.steps.size()) + ")";
+}
+
 void render_text(const Plan& plan, std::ostream& out) {
-    out << "Plan: " << plan.title;
-    if (plan.steps.empty()) out << " — nothing to do\n";
-    else out << " (" << plan.steps.size() << (plan.steps.size() == 1 ? " step)\n" : " steps)\n");
+    out << headline(plan) << "\n";
     for (std::size_t i = 0; i < plan.steps.size(); ++i) {
         const Step& s = plan.steps[i];
         out << "  " << i + 1 << ". " << s.what << "\n";
@@ -128,6 +134,17 @@ void render_text(const ApplyResult& result, const Plan& plan, std::ostream& out)
         out << "Stopped at step " << *result.failed_step + 1 << ". To undo what was done, run:\n";
         for (const auto& u : result.manual_undo) out << "    " << u << "\n";
     }
+}
+
+std::string verdict_line(const ApplyResult& result, const Plan& plan) {
+    if (!result.preflight.empty())
+        return "Nothing was changed: " + plan.title + " cannot run as it is (" + std::to_string(result.preflight.size()) +
+               (result.preflight.size() == 1 ? " problem)" : " problems)");
+    if (result.ok()) return "Done: " + plan.title + " (" + steps_text(plan.steps.size()) + " applied)";
+    const std::string stopped = "Stopped at step " + std::to_string(*result.failed_step + 1) + " of " + plan.title;
+    if (result.manual_undo.empty()) return stopped + ": rolled back, the machine is as it was";
+    return stopped + ": " + std::to_string(result.manual_undo.size()) + (result.manual_undo.size() == 1 ? " undo" : " undos") +
+           " left to run by hand";
 }
 
 nlohmann::json to_json(const ApplyResult& result) {

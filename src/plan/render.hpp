@@ -15,6 +15,10 @@ namespace cudoctor::plan {
 /// common subsequence). Texts past 2000 lines are summarised in one line instead.
 std::string line_diff(std::string_view before, std::string_view after);
 
+/// The plan in one line, the first of render_text() and the line -q prints for a dry run:
+/// "Plan: switch /usr/local/cuda to 12.4 (2 steps)", "Plan: … — nothing to do".
+std::string headline(const Plan& plan);
+
 /// Numbered steps, each with what it changes, the shell form and the undo; edits show their diff;
 /// then the warnings and notes. An empty plan says "nothing to do".
 void render_text(const Plan& plan, std::ostream& out);
@@ -23,5 +27,8 @@ nlohmann::json to_json(const Plan& plan);
 /// What apply() did: the preflight problems, or each step's outcome, and the undo left to run.
 void render_text(const ApplyResult& result, const Plan& plan, std::ostream& out);
 nlohmann::json to_json(const ApplyResult& result);
+/// What apply() did in one line (-q with --apply): "Done: … (2 steps applied)", "Nothing was
+/// changed: … cannot run as it is (1 problem)", "Stopped at step 2 of …: rolled back, …".
+std::string verdict_line(const ApplyResult& result, const Plan& plan);
 
 }  // namespace cudoctor::plan

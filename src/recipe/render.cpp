@@ -68,6 +68,24 @@ std::string describe_request(const Request& r) {
     return parts.empty() ? "a CUDA toolkit" : report::join(parts, " ");
 }
 
+static std::string verdict_words(const Recipe& plan, const Request& request, const Prediction& prediction) {
+    std::string s = "Recipe for " + describe_request(request) + ": ";
+    if (plan.refused) return s + "no working set: " + plan.refused->reason;
+    std::vector<std::string> chosen;
+    for (const auto& c : plan.chosen) chosen.push_back(c.value);
+    if (!chosen.empty()) s += report::join(chosen, ", ") + "; ";
+    s += plan.steps.empty() ? std::string("nothing to do")
+                            : std::to_string(plan.steps.size()) + (plan.steps.size() == 1 ? " step" : " steps");
+    if (prediction.evaluated && !prediction.errors.empty())
+        s += "; check would still find " + std::to_string(prediction.errors.size()) + (prediction.errors.size() == 1 ? " error" : " errors");
+    return s;
+}
+
+std::string verdict_line(const Recipe& plan, const Request& request, const Prediction& prediction) {
+    // Names, versions and messages from the machine or a log: the one escape for the terminal.
+    return report::outside_text(verdict_words(plan, request, prediction), report::Medium::terminal);
+}
+
 namespace {
 
 /// A script's comment line: one line, whatever the text from outside holds (a line break in a

@@ -21,6 +21,9 @@ struct Prediction {
 std::string describe_request(const Request& request);
 
 void render_text(const Recipe& plan, const Request& request, const Prediction& prediction, std::ostream& out);
+/// The recipe in one line (-q): "Recipe for torch==2.4: torch 2.4 (cu121), CUDA 12.1, ≥ 530.30.02;
+/// 3 steps", "…: nothing to do", or "…: no working set: <why>".
+std::string verdict_line(const Recipe& plan, const Request& request, const Prediction& prediction);
 nlohmann::json to_json(const Recipe& plan, const Request& request, const Prediction& prediction);
 /// A bash script of the steps: `set -euo pipefail`, every command and check in order, comments
 /// for the notes, and at each reboot the script stops and says how to continue (rerun with

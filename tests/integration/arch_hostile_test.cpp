@@ -137,3 +137,63 @@ TEST(ArchHostile, ARelativeSymlinkLoopIsSaidCleanly) {
     EXPECT_NE(r.err.find("l1: symbolic link loop"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
 }
+
+// --- what arch says besides its verdicts: notes only where they are true, errors first ---------
+
+TEST(ArchHostile, AnErrorAloneGetsNoNote) {
+    // With no GPU on the machine the "give --gpu" note used to come before the error; a file that
+    // was never read gets no "only the registered fatbins were read" either.
+    for (const auto& args :
+         {std::vector<std::string>{"arch", "/no/such/file.so"}, std::vector<std::string>{"arch", "--gpu", "8.9", "/no/such/file.so"}}) {
+        const auto run = test::run_cudoctor(args);
+        EXPECT_EQ(run.exit_code, 2) << run.describe();
+        EXPECT_EQ(run.out, "");
+        EXPECT_EQ(run.err, "cudoctor arch: /no/such/file.so: no such file or folder\n");
+    }
+}
+
+TEST(ArchHostile, AFileWithoutFatbinsSaysSoOnce) {
+    // One line, in words that are right: the whole file was searched, so no note that the lists
+    // "may be incomplete", and no note about a --fast that was not given.
+    for (const auto& args : {std::vector<std::string>{"arch", "--gpu", "8.9", "/bin/true"}, std::vector<std::string>{"arch", "/bin/true"}}) {
+        const auto run = test::run_cudoctor(args);
+        EXPECT_EQ(run.exit_code, 0) << run.describe() << run.err;
+        EXPECT_EQ(run.out, "/bin/true: no GPU code (no fatbin)\n");
+        EXPECT_EQ(run.err, "");
+    }
+    // --fast searches no data section, and says so on that line alone.
+    const auto fast = test::run_cudoctor({"arch", "--fast", "--gpu", "8.9", "/bin/true"});
+    EXPECT_EQ(fast.exit_code, 0);
+    EXPECT_EQ(fast.out, "/bin/true: no fatbin registered at load (--fast: data sections not searched)\n");
+}
+
+TEST(ArchHostile, NoFastNoteWithoutFast) {
+    test::TempDir dir;
+    const auto file = dir.write("sass.o", corpus("elf", "sass.o"));
+    const auto run = test::run_cudoctor({"arch", "--gpu", "7.5", "--gpu", "8.0", "--gpu", "8.9", "--gpu", "9.0", file.string()});
+    EXPECT_NE(run.exit_code, 2) << run.describe() << run.err;
+    EXPECT_EQ(run.out.find("--fast"), std::string::npos) << run.out;
+}
+
+TEST(ArchHostile, AFileWithOnlyEmbeddedFatbinsIsFoundWithoutFull) {
+    // sass.o with its .nv_fatbin renamed .ldata: nothing registered at load, the module embedded
+    // in a data section (where cuFFT keeps its kernels). "No GPU code" would be a false answer.
+    std::string bytes = corpus("elf", "sass.o");
+    const std::string registered("\0.nv_fatbin\0", 12), data("\0.ldata\0\0\0\0\0", 12);
+    const auto at = bytes.find(registered);
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at, registered.size(), data);
+    test::TempDir dir;
+    const auto file = dir.write("embedded.o", bytes);
+    const auto run = test::run_cudoctor({"arch", "--json", "--gpu", "8.9", file.string()});
+    ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.describe() << run.err;
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_TRUE(j["without_gpu_code"].empty()) << run.out;
+    ASSERT_EQ(j["files"].size(), 1u) << run.out;
+    EXPECT_EQ(j["files"][0]["sections"][0]["name"], ".ldata");
+    EXPECT_EQ(j["files"][0]["sections"][0]["embedded"], true);
+    // --fast still reads the registered fatbins only, and says what that means for this file.
+    const auto fast = test::run_cudoctor({"arch", "--fast", "--gpu", "8.9", file.string()});
+    EXPECT_EQ(fast.exit_code, 0) << fast.describe();
+    EXPECT_EQ(fast.out, file.string() + ": no fatbin registered at load (--fast: data sections not searched)\n");
+}

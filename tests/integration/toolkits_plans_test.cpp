@@ -172,6 +172,50 @@ TEST(ToolkitsPlans, PreflightRefusesAWriteIntoAMissingFolderAndChangesNothing) {
     EXPECT_FALSE(fs::exists(root.path() / "opt"));
 }
 
+TEST(ToolkitsPlans, ModulefilesIntoAFolderWithoutCudaMakeItFirst) {
+    // DIR exists, DIR/cuda does not: making it is the plan's first step, so the dry run and
+    // --apply agree (the dry run used to pass and --apply to fail on the missing folder).
+    MutableRoot root("toolkits-repo-driver");
+    fs::create_directories(root.path() / "opt/modules");
+    const std::vector<std::string> args{"modulefile", "--all", "--root", root.path().string(), "--dir", "/opt/modules"};
+    const auto plan_of = [&] {
+        auto json_args = args;
+        json_args.push_back("--json");
+        return nlohmann::json::parse(run_cudoctor(json_args).out)["plan"];
+    };
+    const auto dry = plan_of();
+    const auto& steps = dry["steps"];
+    ASSERT_GE(steps.size(), 2u) << dry.dump(2);
+    EXPECT_EQ(steps[0]["kind"], "make_folder");
+    EXPECT_EQ(steps[0]["path"], "/opt/modules/cuda");
+    EXPECT_EQ(steps[0]["undo"], "rmdir /opt/modules/cuda");
+    for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_EQ(steps[i]["kind"], "write_file") << steps[i].dump();
+    EXPECT_FALSE(fs::exists(root.path() / "opt/modules/cuda"));  // a dry run changes nothing
+
+    auto applied = args;
+    applied.push_back("--apply");
+    const auto run = cudoctor_env(applied);
+    ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+    EXPECT_NE(run.out.find("Done: " + std::to_string(steps.size()) + " steps applied."), std::string::npos) << run.out;
+    for (std::size_t i = 1; i < steps.size(); ++i) {
+        const std::string path = steps[i]["path"];
+        EXPECT_EQ(slurp(root.path() / path.substr(1)), steps[i]["content"].get<std::string>()) << path;
+    }
+    // Run again: the folder is there now, so the plan only writes the files.
+    EXPECT_EQ(plan_of()["steps"].size(), steps.size() - 1);
+}
+
+TEST(ToolkitsPlans, AFailedModulefileApplyTakesTheNewFolderAway) {
+    MutableRoot root("toolkits-repo-driver");
+    fs::create_directories(root.path() / "opt/modules");
+    auto run = cudoctor_env({"modulefile", "--all", "--root", root.path().string(), "--dir", "/opt/modules", "--apply"},
+                            {"CUDOCTOR_PLAN_FAIL_AT=3"});
+    EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+    EXPECT_NE(run.out.find("everything before it was rolled back; the machine is as it was"), std::string::npos) << run.out;
+    EXPECT_FALSE(fs::exists(root.path() / "opt/modules/cuda"));
+    EXPECT_TRUE(fs::is_directory(root.path() / "opt/modules"));
+}
+
 TEST(UninstallPlan, CondaRemovalSaysTheTorchThatDependsOnItGoesToo) {
     // `conda remove cudatoolkit` removes every package that depends on it: cudnn (cudatoolkit
     // 11.3.*) and pytorch (cudatoolkit >=11.3,<11.4). The plan says so, and no longer claims
