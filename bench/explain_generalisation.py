@@ -49,6 +49,7 @@ def main() -> int:
     ap.add_argument("--binary", default=os.path.join(HERE, "..", "build", "cudoctor"))
     ap.add_argument("--show-train-misses", action="store_true", help="list the misses of the part patterns are written from")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--list-train", action="store_true", help="print the paths of the part patterns are written from, and stop")
     args = ap.parse_args()
 
     with open(os.path.join(ERRORS, "read-before-split.txt")) as f:
@@ -61,6 +62,11 @@ def main() -> int:
         for name in sorted(os.listdir(folder)):
             if name.endswith(".log"):
                 files.append((cause, cause + "/" + name))
+    if args.list_train:
+        for _, name in files:
+            if not held_back(name, read_before):
+                print(os.path.join(ERRORS, name))
+        return 0
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         answers = list(pool.map(lambda cf: top_cause(args.binary, os.path.join(ERRORS, cf[1])), files))
 

@@ -21,6 +21,44 @@ std::vector<CauseInfo> make_causes() {
           "Download it again and compare its checksum with the one NVIDIA publishes (sha256sum FILE)",
           "Check it before running: cudoctor verify-installer FILE"},
          {}},
+        {"runfile-installer-refused", 12, "The runfile installer refused to install",
+         "NVIDIA's .run installers check the machine before they start and stop when nouveau holds the GPU, "
+         "an X server is running, an NVIDIA kernel module or a distribution's driver packages are already "
+         "installed, or there is no C compiler or no kernel headers to build the driver's module with.",
+         {"Read the installer's reason: /var/log/nvidia-installer.log (driver) or /var/log/cuda-installer.log (toolkit)",
+          "Nouveau in use: blacklist it (cudoctor plan prints the file), rebuild the initramfs and reboot",
+          "An X server running: stop the display manager (sudo systemctl isolate multi-user.target) and run the installer from a text console",
+          "A driver already there: keep one way of installing it (the distribution's packages or the runfile, not both); "
+          "to add only the toolkit, run the CUDA runfile with --toolkit",
+          "No compiler or headers: install gcc, make and the headers of the running kernel"},
+         {}},
+        {"apt-repo-error", 14, "apt cannot use NVIDIA's package repository",
+         "apt refuses or cannot find NVIDIA's repository (CUDA: developer.download.nvidia.com; the container "
+         "toolkit: nvidia.github.io): its signing key is missing or old (NVIDIA replaced the CUDA key 7fa2af80 "
+         "with 3bf863cc in April 2022), the same repository is listed twice with different keyrings, the "
+         "repository is for another release, or it was never added, so its packages are unknown.",
+         {"Add the repository the way NVIDIA's guide does for this release (the cuda-keyring package for CUDA), and drop the old 7fa2af80 key",
+          "List each NVIDIA repository once: grep -rn nvidia /etc/apt/sources.list /etc/apt/sources.list.d/",
+          "Check that its path names this release (ubuntu2204, debian12; wsl-ubuntu on WSL2)"},
+         {}},
+        {"container-gpu-unavailable", 16, "The container runtime gives the container no GPU",
+         "A container reaches the GPU only through the NVIDIA Container Toolkit: it must be installed and "
+         "registered with the runtime, the container started with the GPUs requested (--gpus all; in compose "
+         "or Kubernetes, a device request), and the host driver new enough for the image's CUDA (the "
+         "'cuda>=X' requirement).",
+         {"Install the NVIDIA Container Toolkit and register it: sudo nvidia-ctk runtime configure --runtime=docker, then restart docker",
+          "Start the container with its GPUs: docker run --gpus all …",
+          "A 'cuda>=X' requirement: update the host driver, or use an image of an older CUDA",
+          "'Failed to initialize NVML: Unknown Error' inside a running container: restart the container"},
+         {"driver-not-loaded", "driver-library-mismatch"}},
+        {"dkms-build-failed", 22, "The nvidia kernel module failed to build (DKMS)",
+         "DKMS builds the nvidia module for each installed kernel. After a kernel update, without that "
+         "kernel's headers, with a compiler other than the kernel's, or with a kernel newer than the driver "
+         "branch supports, the build fails and the kernel boots without the driver.",
+         {"Read the build's own error: /var/lib/dkms/nvidia/<version>/build/make.log",
+          "Install the headers of the running kernel and rebuild: sudo dkms autoinstall",
+          "A kernel newer than the driver branch supports: install a newer driver branch, or boot the previous kernel"},
+         {}},
         {"apt-conflict", 15, "apt cannot install the CUDA / driver packages: unmet dependencies or held packages",
          "The packages asked for depend on versions apt cannot install together: another driver branch "
          "or CUDA repository is already installed or pinned, packages are held, or the CUDA repository "
@@ -42,6 +80,14 @@ std::vector<CauseInfo> make_causes() {
          "was not built for the running kernel (DKMS), is refused by Secure Boot, or nouveau holds the GPU.",
          {"Install the driver for this GPU, then reboot", "Check the module: lsmod | grep nvidia; sudo modprobe nvidia"},
          {"wsl"}},
+        {"nvidia-smi-missing", 26, "nvidia-smi is missing or cannot reach the driver",
+         "nvidia-smi comes with the driver's user-space packages. 'command not found' means they are not "
+         "installed here (in a container: the runtime did not add them); 'couldn't communicate with the "
+         "NVIDIA driver' means they are, but the nvidia kernel module is not loaded.",
+         {"Check the module: lsmod | grep nvidia, and why it did not load: sudo dmesg | grep -i nvidia",
+          "Install the driver for this GPU (it brings nvidia-smi); in a container, start it with --gpus all",
+          "After a kernel update the module must be built for the new kernel: dkms status"},
+         {"dkms-build-failed", "driver-not-loaded", "container-gpu-unavailable", "wsl"}},
         {"driver-library-mismatch", 30, "The loaded kernel driver and its user-space libraries are different versions",
          "The driver packages were upgraded (often by unattended-upgrades) but the old kernel module "
          "is still loaded. The libraries (libnvidia-ml, libcuda) and the module must be the same version.",
@@ -62,7 +108,14 @@ std::vector<CauseInfo> make_causes() {
          "Each CUDA release checks the gcc/clang version in crt/host_config.h and stops on newer ones.",
          {"Build with an older gcc that this CUDA accepts (NVCC_PREPEND_FLAGS='-ccbin g++-N'), or use a newer CUDA toolkit"},
          {}},
-        {"sudo-secure-path", 54, "The command ran under sudo, which does not search your PATH",
+        {"build-oom-killed", 52, "The build ran out of memory and the kernel killed the compiler",
+         "Compiling CUDA and large C++ templates takes 1-4 GB per compiler (cicc, cc1plus); make -j or ninja "
+         "start one per core, and when memory runs out the kernel's OOM killer ends one ('Killed', signal 9).",
+         {"Build with fewer jobs: MAX_JOBS=N for PyTorch extensions (flash-attention, apex), make -jN or ninja -jN, N about free GiB / 2",
+          "Confirm it was the OOM killer: sudo dmesg | grep -i 'killed process'",
+          "Add swap, or build on a machine with more memory"},
+         {}},
+        {"sudo-path-lost", 54, "The command ran under sudo, which does not search your PATH",
          "sudo replaces PATH with the secure_path of /etc/sudoers (on Ubuntu /usr/local/sbin:/usr/local/bin:/usr/sbin:"
          "/usr/bin:/sbin:/bin:/snap/bin), so nvcc in /usr/local/cuda/bin is not found under sudo even when it is on your "
          "own PATH. Exporting PATH in your shell or ~/.bashrc cannot change that; sudo -E does not keep PATH either.",
@@ -74,7 +127,7 @@ std::vector<CauseInfo> make_causes() {
          "Building CUDA code needs a full toolkit with nvcc; the CUDA in pip/conda runtime packages has none. "
          "PyTorch extensions look for it through CUDA_HOME, then PATH.",
          {"Install a CUDA toolkit whose major.minor matches the framework's CUDA", "Point CUDA_HOME at it and put its bin/ on PATH"},
-         {"sudo-secure-path"}},
+         {"sudo-path-lost"}},
         {"extension-build-cuda-mismatch", 60, "The extension is built with a different CUDA than PyTorch was",
          "torch.utils.cpp_extension compares the CUDA of the nvcc it found (CUDA_HOME) with the CUDA PyTorch "
          "was built with, and refuses a different major version.",
@@ -128,7 +181,10 @@ std::vector<CauseInfo> make_causes() {
     // clang-format on
     for (auto& cause : c) {
         cause.layer = rules::registered(cause.id)->layer;  // Id guarantees it is registered
-        if (cause.id == "sudo-secure-path") cause.found_with = {"nvcc-not-found"};
+        if (cause.id == "sudo-path-lost") cause.found_with = {"nvcc-not-found"};
+        // A log that shows WSL2 (its kernel, its loader folder, its name) beside a driver-level
+        // failure: on WSL2 the cause is the platform, and no Linux driver belongs inside.
+        if (cause.id == "wsl") cause.found_with = {"driver-not-loaded", "nvidia-smi-missing", "missing-libcuda", "driver-too-old"};
     }
     std::sort(c.begin(), c.end(), [](const CauseInfo& a, const CauseInfo& b) { return a.rank < b.rank; });
     return c;

@@ -1,5 +1,6 @@
 // The Reader: catalog rows → one formats::LogScanner → causes, root first.
 #include <algorithm>
+#include <tuple>
 
 #include "explain/causes.hpp"
 #include "explain/explain.hpp"
@@ -107,17 +108,30 @@ std::vector<Cause> Reader::causes() const {
         }
         causes.push_back(std::move(c));
     }
-    // all_causes() is in rank order, so `causes` is too; mark consequences of a present root.
-    for (auto& c : causes) {
+    // all_causes() is in rank order, so `causes` is too. A cause that follows from another one
+    // present is its consequence, whatever the two ranks (a container runtime failing is a
+    // consequence of the host's driver mismatch it reports), and is listed after its root.
+    const auto follows = [](const Cause& c, const Cause& root) {
         const auto* info = find_cause(c.id);
-        for (const auto& other : causes) {
-            if (other.rank >= c.rank) break;
-            if (std::find(info->follows_from.begin(), info->follows_from.end(), other.id) != info->follows_from.end()) {
-                c.consequence_of = other.consequence_of.empty() ? other.id : other.consequence_of;
-                break;
-            }
-        }
+        return std::find(info->follows_from.begin(), info->follows_from.end(), root.id) != info->follows_from.end();
+    };
+    for (int pass = 0; pass < 2; ++pass)  // a root's own root is known by the second pass
+        for (auto& c : causes)
+            for (const auto& other : causes)
+                if (&other != &c && follows(c, other) && !follows(other, c)) {
+                    c.consequence_of = other.consequence_of.empty() || other.consequence_of == c.id ? other.id : other.consequence_of;
+                    break;
+                }
+    // The order key, computed before sorting (a comparison must not read the vector it sorts).
+    std::vector<std::pair<std::tuple<int, bool, int>, Cause>> keyed;
+    for (const auto& c : causes) {
+        int root_rank = c.rank;
+        for (const auto& r : causes)
+            if (r.id == c.consequence_of) root_rank = r.rank;
+        keyed.emplace_back(std::tuple(root_rank, !c.consequence_of.empty(), c.rank), c);
     }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < causes.size(); ++i) causes[i] = std::move(keyed[i].second);
     return causes;
 }
 

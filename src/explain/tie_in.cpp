@@ -72,6 +72,8 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
     };
     static const std::vector<CauseTie> ties = {
         {"driver-not-loaded", detail::tie_driver_not_loaded},
+        // nvidia-smi missing or failing is read against the same module state.
+        {"nvidia-smi-missing", detail::tie_driver_not_loaded},
         {"driver-library-mismatch", detail::tie_driver_lib_mismatch},
         {"driver-too-old", detail::tie_driver_too_old},
         {"missing-libcuda", detail::tie_missing_libcuda},
@@ -83,7 +85,7 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
         {"torch-cuda-unavailable", detail::tie_torch_cuda_unavailable},
         {"gcc-too-new-for-toolkit", detail::tie_unsupported_gcc},
         {"nvcc-not-found", detail::tie_nvcc_not_found},
-        {"sudo-secure-path", detail::tie_sudo_secure_path},
+        {"sudo-path-lost", detail::tie_sudo_secure_path},
         {"extension-build-cuda-mismatch", detail::tie_cuda_version_mismatch_build},
         {"opencv-cuda", detail::tie_opencv_cuda},
         {"cuda-oom", detail::tie_runtime_context},

@@ -17,7 +17,7 @@ consteval bool registry_is_consistent() {
     for (std::size_t i = 0; i < kFailureModes.size(); ++i) {
         const auto& m = kFailureModes[i];
         if (m.id.empty()) return false;
-        if (!m.old_id.empty() && (registered_index(m.old_id) != kNotRegistered || m.named_by != NamedBy::both)) return false;
+        if (!m.old_id.empty() && (registered_index(m.old_id) != kNotRegistered || m.named_by == NamedBy::rule)) return false;
         for (std::size_t j = i + 1; j < kFailureModes.size(); ++j) {
             if (kFailureModes[j].id == m.id) return false;
             if (!m.old_id.empty() && kFailureModes[j].old_id == m.old_id) return false;

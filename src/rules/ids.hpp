@@ -27,8 +27,9 @@ struct FailureMode {
     std::string_view id;
     Layer layer = Layer::platform;
     NamedBy named_by = NamedBy::rule;
-    /// explain's id for this cause before the registry merged it with the rule's; accepted
-    /// wherever a cause id is read and reported as "alias" in explain --json, for one release.
+    /// explain's id for this cause before the registry merged it with the rule's (or before the
+    /// cause was renamed); accepted wherever a cause id is read and reported as "alias" in
+    /// explain --json, for one release.
     std::string_view old_id = {};
     /// Rules that, when they fire on a machine, prove this cause.
     std::array<std::string_view, 3> confirmed_by = {};
@@ -58,7 +59,14 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "missing-libcuda", .layer = Layer::driver, .named_by = NamedBy::cause},
     {.id = "nvcc-not-found", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"toolkit-not-on-path"}},
     // sudo runs commands with its own secure_path, not the user's PATH: no check rule sees that.
-    {.id = "sudo-secure-path", .layer = Layer::environment, .named_by = NamedBy::cause},
+    {.id = "sudo-path-lost", .layer = Layer::environment, .named_by = NamedBy::cause, .old_id = "sudo-secure-path"},
+    {.id = "build-oom-killed", .layer = Layer::platform, .named_by = NamedBy::cause},
+    {.id = "apt-repo-error", .layer = Layer::platform, .named_by = NamedBy::cause},
+    {.id = "nvidia-smi-missing", .layer = Layer::driver, .named_by = NamedBy::cause,
+     .confirmed_by = {"gpu-without-driver", "nouveau-loaded", "secure-boot-blocks-module"}},
+    {.id = "runfile-installer-refused", .layer = Layer::driver, .named_by = NamedBy::cause, .confirmed_by = {"nouveau-loaded"}},
+    {.id = "container-gpu-unavailable", .layer = Layer::platform, .named_by = NamedBy::cause},
+    {.id = "dkms-build-failed", .layer = Layer::driver, .named_by = NamedBy::cause},
     {.id = "missing-cudart", .layer = Layer::toolkit, .named_by = NamedBy::cause, .confirmed_by = {"cudart-not-loadable"}},
     {.id = "missing-cudnn", .layer = Layer::cudnn, .named_by = NamedBy::cause},
     {.id = "missing-other-lib", .layer = Layer::toolkit, .named_by = NamedBy::cause},

@@ -97,7 +97,7 @@ TEST(ExplainAnswers, CudnnNineOnACuda13MachineKeepsTheMachinesCuda) {
 TEST(ExplainAnswers, SudoNvccCommandNotFoundIsSudosSecurePathNotAMissingExport) {
     auto s = cuda13_machine();
     const auto causes = explain_on("$ sudo nvcc --version\nsudo: nvcc: command not found\n", s);
-    const auto* sudo = find(causes, "sudo-secure-path");
+    const auto* sudo = find(causes, "sudo-path-lost");
     ASSERT_NE(sudo, nullptr);
     EXPECT_EQ(sudo->confidence, "high");
     EXPECT_TRUE(sudo->consequence_of.empty());
@@ -108,7 +108,7 @@ TEST(ExplainAnswers, SudoNvccCommandNotFoundIsSudosSecurePathNotAMissingExport) 
     // nvcc-not-found (the same line) follows from it and does not tell the user to export PATH either.
     const auto* nvcc = find(causes, "nvcc-not-found");
     ASSERT_NE(nvcc, nullptr);
-    EXPECT_EQ(nvcc->consequence_of, "sudo-secure-path");
+    EXPECT_EQ(nvcc->consequence_of, "sudo-path-lost");
     EXPECT_THAT(fix_text(*nvcc), Not(HasSubstr("export PATH")));
 }
 
@@ -116,25 +116,25 @@ TEST(ExplainAnswers, SudoMakeBeforeNvccNotFoundNamesSudo) {
     const auto causes = read_log(
         "user@host:~/src$ sudo make\n[sudo] password for user: \nnvcc -c kernel.cu -o kernel.o\n"
         "/bin/sh: 1: nvcc: not found\n");
-    const auto* sudo = find(causes, "sudo-secure-path");
+    const auto* sudo = find(causes, "sudo-path-lost");
     ASSERT_NE(sudo, nullptr);
     EXPECT_EQ(sudo->confidence, "medium");
     ASSERT_NE(find(causes, "nvcc-not-found"), nullptr);
-    EXPECT_EQ(find(causes, "nvcc-not-found")->consequence_of, "sudo-secure-path");
+    EXPECT_EQ(find(causes, "nvcc-not-found")->consequence_of, "sudo-path-lost");
 }
 
 TEST(ExplainAnswers, SudoAloneOrBesideAPackageManagerIsNoCause) {
-    EXPECT_EQ(find(read_log("$ sudo make install\n[sudo] password for user: \ninstall -m 755 tool /usr/local/bin\n"), "sudo-secure-path"),
+    EXPECT_EQ(find(read_log("$ sudo make install\n[sudo] password for user: \ninstall -m 755 tool /usr/local/bin\n"), "sudo-path-lost"),
               nullptr);
     const auto causes = read_log("$ sudo apt-get install nvidia-cuda-toolkit\n$ nvcc --version\nnvcc: command not found\n");
-    EXPECT_EQ(find(causes, "sudo-secure-path"), nullptr);
+    EXPECT_EQ(find(causes, "sudo-path-lost"), nullptr);
     EXPECT_NE(find(causes, "nvcc-not-found"), nullptr);
 }
 
 TEST(ExplainAnswers, NoNvccOnTheMachineContradictsSudo) {
     auto s = gpu_machine();
     const auto causes = explain_on("sudo: nvcc: command not found\n", s);
-    const auto* sudo = find(causes, "sudo-secure-path");
+    const auto* sudo = find(causes, "sudo-path-lost");
     ASSERT_NE(sudo, nullptr);
     EXPECT_TRUE(std::any_of(sudo->evidence.begin(), sudo->evidence.end(), [](const explain::Fact& f) { return f.verdict == "contradicts"; }));
 }
@@ -162,7 +162,7 @@ TEST(ExplainAnswers, ManyLinesAreCountedOnce) {
     std::string log;
     for (int i = 0; i < 3; ++i) log += "sudo: nvcc: command not found\n";
     const auto causes = read_log(log);
-    const auto* sudo = find(causes, "sudo-secure-path");
+    const auto* sudo = find(causes, "sudo-path-lost");
     ASSERT_NE(sudo, nullptr);
     EXPECT_EQ(sudo->match_count, 3u);
     EXPECT_TRUE(sudo->match_count_exact);

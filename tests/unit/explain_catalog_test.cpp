@@ -1,6 +1,7 @@
 // The error catalog against the real error outputs of tests/fixtures/errors/: every cause has at
-// least four real reports, each one is recognised, the ordinary logs stay silent, and the
-// literal prefilter never hides a match.
+// least ten real reports, explain's first cause is each one's own (the part the catalog is written
+// from, one by one; the held-back third only as a score, see bench/explain_generalisation.py), the
+// ordinary logs stay silent, and the literal prefilter never hides a match.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include <openssl/sha.h>
 #include <re2/re2.h>
 
 #include "common/text.hpp"
@@ -85,22 +87,79 @@ TEST(ExplainCatalog, OverrideDirectoryReplacesTheCatalog) {
     EXPECT_FALSE(load_catalog("/nonexistent/kb"));
 }
 
-TEST(ExplainCatalog, EveryCauseHasFourRealReportsThatItRecognises) {
+/// The logs the catalog was first written from: read, so never held back.
+std::set<std::string> read_before_split() {
+    std::set<std::string> out;
+    std::istringstream in(read(kErrors / "read-before-split.txt"));
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty() && line[0] != '#') out.insert(line);
+    return out;
+}
+
+/// The split, fixed once: a log is held back when the first byte of SHA-256(file name) is 0 mod 3
+/// and it was not read before the split (bench/explain_generalisation.py says the same).
+bool held_back(const fs::path& log, const std::set<std::string>& read_before) {
+    const std::string name = log.filename().string();
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(name.data()), name.size(), digest);
+    return digest[0] % 3 == 0 && !read_before.contains(log.parent_path().filename().string() + "/" + name);
+}
+
+/// Logs of the written-from part whose first cause is not their own, each with why: the log alone
+/// does not show the cause (the thread does), or it shows two. A log that becomes right must leave
+/// this list, and no other may join it.
+const std::map<std::string, std::string> kKnownMisses = {
+    {"apt-repo-error/frigatenvr-easyinstallation-7.log", "the 404 is on its own line, away from the URL it belongs to"},
+    {"build-oom-killed/jep-8.log", "a bare 'Killed' line: the OOM killer is the thread's reading"},
+    {"build-oom-killed/llama-cpp-13375.log", "a bare '[build] Killed' line"},
+    {"nvcc-not-found/alan-cluster-58.log", "nvcc and nvidia-smi both not found: nvidia-smi's cause ranks first"},
+    {"runfile-corrupt/compiler-explorer-infra-232.log", "a script's trace; the HTML page is only seen in the thread"},
+    {"sudo-path-lost/bitsandbytes-385.log", "no sudo in the log: the thread says it ran under sudo"},
+    {"sudo-path-lost/cudamat-36.log", "no sudo in the log"},
+    {"sudo-path-lost/ffmpeg-build-script-55.log", "no sudo in the log"},
+    {"sudo-path-lost/second-pytorch-7.log", "no sudo in the log"},
+    {"wsl/bitsandbytes-17.log", "nothing in the log says WSL: the thread does"},
+};
+
+TEST(ExplainCatalog, EveryCauseHasTenRealReportsAndTheFirstCauseIsTheirOwn) {
+    const auto read_before = read_before_split();
     std::map<std::string, int> per_cause;
+    int held = 0, held_right = 0, written = 0;
+    std::set<std::string> misses;
     for (const auto& dir : fs::directory_iterator(kErrors)) {
-        if (!dir.is_directory() || dir.path().filename() == "none") continue;
+        if (!dir.is_directory()) continue;
         const std::string cause = dir.path().filename().string();
-        ASSERT_NE(find_cause(cause), nullptr) << "fixture folder of an unknown cause: " << cause;
+        ASSERT_TRUE(cause == "none" || find_cause(cause) != nullptr) << "fixture folder of an unknown cause: " << cause;
         for (const auto& f : fs::directory_iterator(dir)) {
-            SCOPED_TRACE(f.path().string());
+            const std::string name = cause + "/" + f.path().filename().string();
+            SCOPED_TRACE(name);
             const auto text = read(f.path());
-            ASSERT_TRUE(cudoctor::text::starts_with(text, "# source: https://github.com/")) << "name the bug report";
+            // A public report's address; a near miss may instead be made on this machine, saying how.
+            ASSERT_TRUE(cudoctor::text::starts_with(text, "# source: https://") ||
+                        (cause == "none" && cudoctor::text::starts_with(text, "# source: made on this machine: ")))
+                << "name the public report it comes from";
             const auto found = ids(explain_text(text));
-            EXPECT_NE(std::find(found.begin(), found.end(), cause), found.end());
+            const std::string first = found.empty() ? "none" : found.front();
             ++per_cause[cause];
+            if (held_back(f.path(), read_before)) {
+                // Scored, never shown: a held-back log that is read stops being held back.
+                ++held;
+                held_right += first == cause;
+                continue;
+            }
+            ++written;
+            if (first != cause) misses.insert(name);
+            if (kKnownMisses.contains(name)) EXPECT_NE(first, cause) << "now right: take it off kKnownMisses";
+            else EXPECT_EQ(first, cause);
         }
     }
-    for (const auto& c : all_causes()) EXPECT_GE(per_cause[std::string(c.id)], 4) << c.id;
+    for (const auto& [name, why] : kKnownMisses) EXPECT_TRUE(misses.contains(name)) << name << " is no longer a fixture or a miss";
+    for (const auto& c : all_causes()) EXPECT_GE(per_cause[std::string(c.id)], 10) << c.id;
+    EXPECT_GE(per_cause["none"], 10);
+    EXPECT_GE(written + held, 300);
+    // The held-back third: its score may only rise (measured 36 of 53 before any of it was read,
+    // 2026-12-02). Raise the floor with it; a drop means a change that does not generalise.
+    EXPECT_GE(held_right, 36) << "held back: " << held_right << " of " << held << " right";
 }
 
 TEST(ExplainCatalog, OrdinaryLogsStaySilent) {
