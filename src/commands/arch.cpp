@@ -16,6 +16,7 @@
 #include "kb/kb.hpp"
 #include "probe/context.hpp"
 #include "probe/python_sites.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -105,7 +106,7 @@ ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream&
     // Errors first: nothing the report says comes before the line that says what went wrong.
     if (!options.json)
         for (const auto& [path, e] : report.errors) err << "cudoctor arch: " << e.message << "\n";
-    if (options.json) out << gpucode::to_json(report).dump(2) << "\n";
+    if (options.json) out << report::json_text(gpucode::to_json(report)) << "\n";
     else if (options.markdown) gpucode::render_markdown(report, out);
     else if (options.quiet) {
         if (const auto line = gpucode::verdict_line(report); !line.empty()) out << line << "\n";

@@ -15,6 +15,7 @@
 #include "compare/report.hpp"
 #include "host/files.hpp"
 #include "host/host.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -87,7 +88,7 @@ ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostre
     if (o.plot) {
         if (auto written = host::write_atomically(*o.plot, compare::render_svg(result)); !written) return usage_error(o, written.error());
     }
-    if (o.json) out << compare::to_json(result).dump(2) << "\n";
+    if (o.json) out << report::json_text(compare::to_json(result)) << "\n";
     else if (o.quiet) {
         out << result.results.size() << " tensors compared: " << result.count(compare::Status::fail) << " fail";
         if (result.first_failure) out << "; first failure: " << result.results[*result.first_failure].name;

@@ -13,6 +13,7 @@
 #include "fleet/reader.hpp"
 #include "fleet/render.hpp"
 #include "kb/kb.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -53,7 +54,7 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     if (!files) return usage_error(options, out, err, files.error());
 
     const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs), analyse_options);
-    if (options.json) out << fleet::to_json(report).dump(2) << "\n";
+    if (options.json) out << report::json_text(fleet::to_json(report)) << "\n";
     else if (options.markdown) fleet::render_markdown(report, {}, out);
     else if (options.quiet) out << fleet::verdict_line(report) << "\n";
     else fleet::render_text(report, {}, out);

@@ -2,6 +2,7 @@
 // the cuDNN inside it, which one /usr/local/cuda names, which one this shell finds, and what
 // still references it.
 #include <memory>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -24,7 +26,7 @@ ExitStatus usage_error(const ListOptions& options, std::ostream& out, std::ostre
     return report_error(e, options.json, "list", out, err);
 }
 
-void render_text(const toolkits::Inventory& inv, std::ostream& out) {
+void write_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.toolkits.empty()) {
         out << "No CUDA toolkit found on this machine.\n";
         return;
@@ -51,6 +53,14 @@ void render_text(const toolkits::Inventory& inv, std::ostream& out) {
     if (inv.default_link.empty()) out << "/usr/local/cuda: absent or dangling.\n";
 }
 
+void render_text(const toolkits::Inventory& inv, std::ostream& out) {
+    // Paths, file names and lines quoted from shell rc files come from the machine, and the view's
+    // own words hold no control byte: the finished view goes through the one escape, line by line.
+    std::ostringstream text;
+    write_text(inv, text);
+    out << report::outside_lines(text.str());
+}
+
 /// -q's line: "3 CUDA toolkits; default: 12.4.1 (/usr/local/cuda-12.4)".
 std::string verdict_line(const toolkits::Inventory& inv) {
     if (inv.toolkits.empty()) return "No CUDA toolkit found on this machine.";
@@ -67,7 +77,7 @@ ExitStatus run_list(const ListOptions& options, std::ostream& out, std::ostream&
                                 {.probe = Probe::all, .inventory = toolkits::InventoryOptions{.sizes = !options.no_size && !options.quiet}});
     if (!machine) return usage_error(options, out, err, machine.error());
     const auto& inv = machine->inventory;
-    if (options.json) out << toolkits::to_json(inv).dump(2) << "\n";
+    if (options.json) out << report::json_text(toolkits::to_json(inv)) << "\n";
     else if (options.quiet) out << verdict_line(inv) << "\n";
     else render_text(inv, out);
     return ExitStatus::healthy;

@@ -10,6 +10,7 @@
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
 #include "plan/print_or_apply.hpp"
+#include "report/style.hpp"
 #include "toolkits/match.hpp"
 #include "toolkits/modulefile.hpp"
 
@@ -76,7 +77,7 @@ ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, s
     if (options.json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& f : files) list.push_back({{"name", f.name}, {"file", f.relpath}, {"content", f.content}});
-        out << nlohmann::json{{"modulefiles", list}}.dump(2) << "\n";
+        out << report::json_text(nlohmann::json{{"modulefiles", list}}) << "\n";
         return ExitStatus::healthy;
     }
     for (std::size_t i = 0; i < files.size(); ++i) {

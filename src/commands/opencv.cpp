@@ -17,6 +17,7 @@
 #include "opencv/cmake_plan.hpp"
 #include "opencv/cv2_check.hpp"
 #include "opencv/log_report.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -89,7 +90,7 @@ ExitStatus run_cmake(const OpencvOptions& o, const Streams& s) {
     request.install_prefix = o.prefix;
     auto plan = opencv::plan_cmake(host, snap, kb, request);
     if (!plan) return usage_error(o, s, "cmake", plan.error(), plan.error().code == Errc::usage ? ExitStatus::usage : ExitStatus::problems);
-    if (o.json) s.out << opencv::to_json(*plan).dump(2) << "\n";
+    if (o.json) s.out << report::json_text(opencv::to_json(*plan)) << "\n";
     else if (o.quiet) s.out << opencv::verdict_line(*plan) << "\n";
     else opencv::render_text(*plan, s.out);
     return plan->missing_required() ? ExitStatus::problems : ExitStatus::healthy;
@@ -122,7 +123,7 @@ ExitStatus run_log(const OpencvOptions& o, const Streams& s) {
             {Errc::parse,
              o.log_file +
                  ": no OpenCV CMake output in it (no \"General configuration for OpenCV\" summary, no CUDA or cuDNN lines, no CMake errors)"});
-    if (o.json) s.out << opencv::to_json(report).dump(2) << "\n";
+    if (o.json) s.out << report::json_text(opencv::to_json(report)) << "\n";
     else if (o.quiet) s.out << opencv::verdict_line(report) << "\n";
     else opencv::render_text(report, s.out);
     return report.problems() ? ExitStatus::problems : ExitStatus::healthy;
@@ -159,7 +160,7 @@ ExitStatus run_cv2_check(const OpencvOptions& o, const Streams& s) {
     }
     auto check = opencv::check_cv2(host, kb, python, *timeout, *gpus, driver_cuda);
     if (!check) return usage_error(o, s, "check", check.error());
-    if (o.json) s.out << opencv::to_json(*check).dump(2) << "\n";
+    if (o.json) s.out << report::json_text(opencv::to_json(*check)) << "\n";
     else if (o.quiet) s.out << opencv::verdict_line(*check) << "\n";
     else opencv::render_text(*check, s.out);
     return check->problems() ? ExitStatus::problems : ExitStatus::healthy;

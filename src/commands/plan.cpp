@@ -15,6 +15,7 @@
 #include "recipe/render.hpp"
 #include "recipe/request.hpp"
 #include "recipe/target.hpp"
+#include "report/style.hpp"
 #include "rules/rules.hpp"
 
 namespace cudoctor::commands {
@@ -84,7 +85,7 @@ ExitStatus run_plan(const PlanOptions& options, std::ostream& out, std::ostream&
             if (f.severity == snapshot::Severity::error) prediction.errors.push_back(f.title);
     }
 
-    if (options.json || options.format == "json") out << recipe::to_json(*plan, *request, prediction).dump(2) << "\n";
+    if (options.json || options.format == "json") out << report::json_text(recipe::to_json(*plan, *request, prediction)) << "\n";
     else if (options.format == "script") recipe::render_script(*plan, *request, out);
     else if (options.quiet) out << recipe::verdict_line(*plan, *request, prediction) << "\n";
     else recipe::render_text(*plan, *request, prediction, out);

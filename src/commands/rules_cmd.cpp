@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
+#include "report/style.hpp"
 #include "rules/rules.hpp"
 
 namespace cudoctor::commands {
@@ -22,7 +23,7 @@ ExitStatus run_rules(const std::optional<std::string>& id, const RulesShowing& s
                                 {"severity", snapshot::to_string(r.severity)},
                                 {"layer", snapshot::to_string(r.layer)},
                                 {"summary", r.summary}});
-            out << list.dump(2) << "\n";
+            out << report::json_text(list) << "\n";
         } else if (showing.quiet) {
             std::size_t errors = 0, warnings = 0;
             for (const auto& r : rules) {
@@ -48,12 +49,11 @@ ExitStatus run_rules(const std::optional<std::string>& id, const RulesShowing& s
         return ExitStatus::usage;
     }
     if (json) {
-        out << nlohmann::json{{"id", rule->id},
-                              {"severity", snapshot::to_string(rule->severity)},
-                              {"layer", snapshot::to_string(rule->layer)},
-                              {"summary", rule->summary},
-                              {"explanation", rule->explanation}}
-                   .dump(2)
+        out << report::json_text(nlohmann::json{{"id", rule->id},
+                                                {"severity", snapshot::to_string(rule->severity)},
+                                                {"layer", snapshot::to_string(rule->layer)},
+                                                {"summary", rule->summary},
+                                                {"explanation", rule->explanation}})
             << "\n";
     } else if (showing.quiet) {
         out << fmt::format("{}  ({} · {} layer): {}\n", rule->id, snapshot::to_string(rule->severity), snapshot::to_string(rule->layer),

@@ -7,6 +7,7 @@
 #include "commands/errors.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::commands {
 namespace {
@@ -30,7 +31,7 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o, std::ostream& out, st
     if (o.json) {
         installer::render_json(*report, out);
     } else if (o.quiet) {
-        out << report->summary << "\n";
+        out << report::outside_text(report->summary, report::Medium::terminal) << "\n";  // it may quote the file's label
     } else {
         installer::render_text(*report, o.color, out);
     }

@@ -8,13 +8,14 @@
 
 #include "plan/apply.hpp"
 #include "plan/render.hpp"
+#include "report/style.hpp"
 
 namespace cudoctor::plan {
 
 ExitStatus print_or_apply(const host::Host& host, const Plan& plan, const Showing& showing, std::ostream& out, std::ostream& err) {
     if (!showing.apply) {
         if (showing.json) {
-            out << nlohmann::json{{"plan", to_json(plan)}, {"applied", false}}.dump(2) << "\n";
+            out << report::json_text(nlohmann::json{{"plan", to_json(plan)}, {"applied", false}}) << "\n";
         } else if (showing.quiet) {
             out << headline(plan) << "\n";
         } else {
@@ -33,7 +34,7 @@ ExitStatus print_or_apply(const host::Host& host, const Plan& plan, const Showin
     }
     auto result = plan::apply(host, plan, options);
     if (showing.json) {
-        out << nlohmann::json{{"plan", to_json(plan)}, {"applied", true}, {"result", to_json(result)}}.dump(2) << "\n";
+        out << report::json_text(nlohmann::json{{"plan", to_json(plan)}, {"applied", true}, {"result", to_json(result)}}) << "\n";
     } else if (showing.quiet) {
         out << verdict_line(result, plan) << "\n";
         // What stopped it, and what is left to undo by hand, are errors: said whatever -q asks.
