@@ -15,28 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/help_text.hpp"
 #include "support/mutable_root.hpp"
 #include "support/temp_dir.hpp"
 
 namespace cudoctor::test::quiet_all {
 
 namespace fs = std::filesystem;
-
-/// The subcommands a --help text lists under "Subcommands:".
-std::vector<std::string> listed_subcommands(const std::string& help) {
-    std::vector<std::string> names;
-    const auto at = help.find("Subcommands:");
-    if (at == std::string::npos) return names;
-    std::istringstream in(help.substr(at));
-    std::string line;
-    std::getline(in, line);
-    const std::regex row(R"(^  ([a-z][a-z0-9-]*)\s)");
-    while (std::getline(in, line) && !line.empty()) {  // the list ends at a blank line (Examples: may follow)
-        std::smatch m;
-        if (std::regex_search(line, m, row)) names.push_back(m[1]);
-    }
-    return names;
-}
 
 /// Every visible command as the user types it: "check", "opencv log" (one level of children).
 std::vector<std::string> every_command() {

@@ -11,28 +11,12 @@
 #include "commands/docs.hpp"
 #include "integration/run_cudoctor.hpp"
 #include "support/files.hpp"
+#include "support/help_text.hpp"
 
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
-namespace {
-
-std::vector<std::string> listed_subcommands(const std::string& help) {
-    std::vector<std::string> names;
-    const auto at = help.find("Subcommands:");
-    if (at == std::string::npos) return names;
-    std::istringstream in(help.substr(at));
-    std::string line;
-    std::getline(in, line);
-    const std::regex row(R"(^  ([a-z][a-z0-9-]*)\s)");
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, row)) names.push_back(m[1]);
-    }
-    return names;
-}
-
-}  // namespace
+using test::listed_subcommands;
 
 TEST(DocsHelp, EverySubcommandHelpEndsWithAnExample) {
     auto top = test::run_cudoctor({"--help"});
