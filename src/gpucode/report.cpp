@@ -287,7 +287,8 @@ void render_markdown(const ArchReport& report, std::ostream& out) {
     }
     for (const auto& [path, e] : report.errors) out << "\n- " << markdown_code(path) << ": " << markdown_cell(e.message);
     if (!report.errors.empty()) out << "\n";
-    if (!report.note.empty()) out << "\n" << markdown_cell(report.note) << "\n";
+    // As in the text view: the note speaks of the lists above, so none without them.
+    if (!report.note.empty() && !(report.files.empty() && report.packages.empty())) out << "\n" << markdown_cell(report.note) << "\n";
 }
 
 nlohmann::json to_json(const ArchReport& report) {

@@ -152,6 +152,12 @@ TEST(ArchHostile, AnErrorAloneGetsNoNote) {
     }
 }
 
+TEST(ArchHostile, AnErrorAloneGetsNoNoteInMarkdownEither) {
+    const auto run = test::run_cudoctor({"arch", "--markdown", "/no/such/file.so"});
+    EXPECT_EQ(run.exit_code, 2) << run.describe();
+    EXPECT_EQ(run.out.find("give --gpu"), std::string::npos) << run.out;
+}
+
 TEST(ArchHostile, AFileWithoutFatbinsSaysSoOnce) {
     // One line, in words that are right: the whole file was searched, so no note that the lists
     // "may be incomplete", and no note about a --fast that was not given.
