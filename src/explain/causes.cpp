@@ -111,7 +111,7 @@ std::vector<CauseInfo> make_causes() {
         {"build-oom-killed", 52, "The build ran out of memory and the kernel killed the compiler",
          "Compiling CUDA and large C++ templates takes 1-4 GB per compiler (cicc, cc1plus); make -j or ninja "
          "start one per core, and when memory runs out the kernel's OOM killer ends one ('Killed', signal 9).",
-         {"Build with fewer jobs: MAX_JOBS=N for PyTorch extensions (flash-attention, apex), make -jN or ninja -jN, N about free GiB / 2",
+         {"Build with fewer jobs: MAX_JOBS=N for PyTorch extensions (flash-attention, apex), make -jN or ninja -jN, with N about the free GiB / 3 for CUDA code (what cudoctor opencv cmake computes)",
           "Confirm it was the OOM killer: sudo dmesg | grep -i 'killed process'",
           "Add swap, or build on a machine with more memory"},
          {}},

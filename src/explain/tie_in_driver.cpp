@@ -66,7 +66,7 @@ void tie_driver_not_loaded(Cause& c, const snapshot::Snapshot& snap, const kb::K
         if (m.module == "nvidia" && !m.built_for_running_kernel) {
             confirms(c, fmt::format("DKMS built nvidia {} for kernel {}, not for the running kernel {}", m.version, m.kernel,
                                     snap.platform.kernel));
-            fix.emplace_back("sudo apt-get install -y linux-headers-$(uname -r)\nsudo dkms autoinstall");
+            fix.push_back(recipe::as_script(recipe::kernel_module_rebuild(recipe::distro_of(snap), snap.platform.kernel, kb)));
             break;
         }
     }

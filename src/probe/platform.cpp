@@ -247,6 +247,15 @@ void read_secure_boot(Context& ctx) {
     p.secure_boot = "unknown";
 }
 
+/// The first compiler or make error of a DKMS build log ("cc: error: …", "… error: …"), cut to a line.
+std::string first_build_error(const host::Host& host, const std::string& make_log) {
+    auto log = host.read_file(make_log, 8u << 20);
+    if (!log) return {};
+    for (auto line : text::lines(*log))
+        if (text::contains(line, "error:") || text::contains(line, "Error ")) return text::printable(text::trim(line), 200);
+    return {};
+}
+
 void read_dkms(Context& ctx) {
     auto& p = ctx.snap.platform;
     for (const char* module : {"nvidia", "nvidia-open", "nvidia-current"}) {
@@ -260,11 +269,17 @@ void read_dkms(Context& ctx) {
             if (kernels) {
                 for (const auto& k : *kernels) {
                     if (k == "source" || k == "build" || !ctx.host.is_dir(host::join(base, version + "/" + k))) continue;
-                    p.dkms.push_back({module, version, k, k == p.kernel});
+                    p.dkms.push_back({.module = module, .version = version, .kernel = k, .built_for_running_kernel = k == p.kernel});
                     any = true;
                 }
             }
-            if (!any) p.dkms.push_back({module, version, "", false});  // added, never built
+            if (!any)
+                p.dkms.push_back(
+                    {.module = module, .version = version, .kernel = "", .built_for_running_kernel = false});  // added, never built
+            // A failed build leaves its log in build/ (a good one moves it beside the module).
+            const auto error = first_build_error(ctx.host, host::join(base, version + "/build/make.log"));
+            for (auto& m : p.dkms)
+                if (m.module == module && m.version == version) m.build_error = error;
         }
     }
 }

@@ -53,6 +53,19 @@ std::string install_packages(const Distro& d, const std::vector<std::string>& pa
     return "# install with your distribution's package manager: " + joined(packages);
 }
 
+std::vector<std::string> kernel_module_rebuild(const Distro& d, const std::string& kernel, const kb::Kb& kb) {
+    const auto& id = d.id;
+    const bool dnf = id == "fedora" || id == "rhel" || id == "rocky" || id == "almalinux" || id == "centos";
+    std::vector<std::string> out;
+    if (d.apt())
+        out.push_back(install_packages(d, {kb.package_name("kernel_headers_apt", {{"kernel", kernel}}).value_or("linux-headers-" + kernel)}));
+    else if (dnf) out.push_back(install_packages(d, {"kernel-devel-" + kernel}));
+    else out.push_back("# install the headers of kernel " + kernel + " (your distribution's kernel headers package)");
+    out.push_back("sudo dkms autoinstall -k " + kernel);
+    out.emplace_back("sudo modprobe nvidia");
+    return out;
+}
+
 std::string cuda_repo_of(const Distro& d, const kb::Kb& kb) {
     if (d.wsl) return d.id == "ubuntu" ? "wsl-ubuntu" : "";
     auto release = kb.distro_release(d.id, d.version);

@@ -68,6 +68,11 @@ struct DriverInstall {
 /// comes first and the Secure Boot key enrolment after a DKMS build where the machine needs them.
 [[nodiscard]] DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::Kb& kb);
 
+/// The lines that build the DKMS modules (the nvidia one among them) for `kernel`: its headers
+/// package (linux-headers-K with apt, kernel-devel-K with dnf; a comment elsewhere), then
+/// `dkms autoinstall -k K`, then loading the module.
+[[nodiscard]] std::vector<std::string> kernel_module_rebuild(const Distro& d, const std::string& kernel, const kb::Kb& kb);
+
 /// The lines that blacklist nouveau and rebuild the initramfs (a reboot makes them take effect).
 [[nodiscard]] std::vector<std::string> nouveau_blacklist(const Distro& d);
 

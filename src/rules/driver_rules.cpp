@@ -76,9 +76,44 @@ std::vector<Finding> nouveau_loaded(const Snapshot& s, const kb::Kb& kb) {
                     fix, ev)};
 }
 
+/// The nvidia DKMS modules (nvidia, nvidia-open, nvidia-current) of the snapshot.
+bool is_nvidia_dkms(const snapshot::DkmsModule& m) { return m.module.starts_with("nvidia"); }
+
+std::vector<Finding> driver_module_not_built_for_kernel(const Snapshot& s, const kb::Kb& kb) {
+    if (s.gpus.empty() || !s.driver.kernel_module_version.empty() || s.platform.wsl || s.platform.kernel.empty()) return {};
+    std::vector<const snapshot::DkmsModule*> nvidia;
+    for (const auto& m : s.platform.dkms)
+        if (is_nvidia_dkms(m)) nvidia.push_back(&m);
+    if (nvidia.empty() || std::any_of(nvidia.begin(), nvidia.end(), [](const auto* m) { return m->built_for_running_kernel; })) return {};
+    const auto& k = s.platform.kernel;
+    std::vector<Evidence> ev{{"/proc/sys/kernel/osrelease", "running kernel " + k}};
+    std::string error;
+    for (const auto* m : nvidia) {
+        ev.push_back({"/var/lib/dkms/" + m->module + "/" + m->version,
+                      m->kernel.empty() ? "added, never built" : "built for " + m->kernel + ", not for " + k});
+        if (!m->build_error.empty() && error.empty()) {
+            error = m->build_error;
+            ev.push_back({"/var/lib/dkms/" + m->module + "/" + m->version + "/build/make.log", m->build_error});
+        }
+    }
+    ev.push_back({"/proc/driver/nvidia/version", "absent: the module is not loaded"});
+    auto commands = recipe::kernel_module_rebuild(recipe::distro_of(s), k, kb);
+    if (!error.empty())
+        commands.insert(commands.begin(),
+                        "# the last build failed (make.log): " + error + "\n# mend that first (a compiler or headers mismatch), then:");
+    return {finding(fmt::format("The nvidia module was never built for the running kernel {}", k),
+                    "DKMS builds the nvidia module for each kernel when the kernel and its headers are installed. This kernel "
+                    "came without its headers, or the build failed, so it booted without the driver: `modprobe nvidia` "
+                    "cannot load a module that was never built, and nvidia-smi cannot reach the driver.",
+                    recipe::as_script(commands), ev)};
+}
+
 std::vector<Finding> secure_boot_blocks_module(const Snapshot& s, const kb::Kb&) {
     if (s.platform.secure_boot != "enabled" || !s.driver.kernel_module_version.empty() || s.gpus.empty()) return {};
-    const auto built = std::find_if(s.platform.dkms.begin(), s.platform.dkms.end(), [](const auto& m) { return !m.kernel.empty(); });
+    // Built for the running kernel and still not loaded: the signature. (Not built for it at all
+    // is driver-module-not-built-for-kernel.)
+    const auto built = std::find_if(s.platform.dkms.begin(), s.platform.dkms.end(),
+                                    [](const auto& m) { return !m.kernel.empty() && m.built_for_running_kernel; });
     if (built == s.platform.dkms.end()) return {};
     return {finding(fmt::format("Secure Boot keeps the DKMS-built nvidia {} module from loading", built->version),
                     "With Secure Boot on, the kernel loads only signed modules; the nvidia module DKMS built is signed with "
@@ -287,6 +322,12 @@ std::vector<Rule> driver_rules() {
          "Checks for Secure Boot enabled, a DKMS-built nvidia module, a GPU and no loaded module: the kernel rejects the "
          "unsigned module. Fixed by enrolling the DKMS MOK key (mokutil --import) or turning Secure Boot off.",
          secure_boot_blocks_module},
+        {"driver-module-not-built-for-kernel", Layer::driver, Severity::error,
+         "the nvidia DKMS module is built for other kernels but not the running one",
+         "Reads /var/lib/dkms/nvidia*/VERSION/ (and build/make.log of a failed build) against the running kernel. A kernel "
+         "upgrade without its headers, or a failed build, boots without the driver; modprobe cannot load a module that "
+         "was never built. Fixed by the running kernel's headers and dkms autoinstall (or the build log's own error first).",
+         driver_module_not_built_for_kernel},
         {"gpu-without-driver", Layer::driver, Severity::error, "an NVIDIA GPU is on the PCI bus but no nvidia kernel module is loaded",
          "Checks the PCI bus for NVIDIA GPUs and /proc/driver/nvidia for the module. The fix names the driver branch "
          "for this GPU (its architecture decides: 580 for Maxwell and newer, 470 for Kepler; open modules where the "

@@ -52,7 +52,8 @@ struct CauseOf {
     RuleId cause;
     RuleId effect;
 };
-constexpr std::array<CauseOf, 10> kCauses = {{
+constexpr std::array<CauseOf, 11> kCauses = {{
+    {"driver-module-not-built-for-kernel", "gpu-without-driver"},
     {"nvcc-shadowed", "cuda-home-invalid"},
     {"nouveau-loaded", "gpu-without-driver"},
     {"secure-boot-blocks-module", "gpu-without-driver"},

@@ -206,6 +206,9 @@ struct DkmsModule {
     std::string version;  ///< "550.54.14"
     std::string kernel;   ///< "6.5.0-27-generic"
     bool built_for_running_kernel = false;
+    /// The first error line of this version's last build (/var/lib/dkms/<module>/<version>/build/
+    /// make.log, left by a failed build); "" when there is none.
+    std::string build_error;
     friend bool operator==(const DkmsModule&, const DkmsModule&) = default;
 };
 

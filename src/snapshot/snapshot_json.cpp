@@ -62,7 +62,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderEntry, soname, path, arch,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path, nvcc_on_path_real, ld_library_path, cuda_home, cuda_path,
                                                 cuda_visible_devices, cuda_symlink, cuda_symlink_dangling, ld_so_conf_dirs,
                                                 loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env, evidence)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel, build_error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc, gcc_default, gcc_installed,
                                                 c_compiler, wsl, wsl_gpu, container, virtualization, secure_boot, dkms, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence, consequence_of)

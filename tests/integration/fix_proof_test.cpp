@@ -124,7 +124,10 @@ std::string check_apt_package(const std::string& package_in, const Machine& m, c
             if (tt[i] == '{') {
                 const auto close = tt.find('}', i);
                 names.push_back(tt.substr(i + 1, close - i - 1));
-                re += names.back() == "flavour" ? "([a-z0-9-]+)" : names.back() == "cudnn" ? "([0-9.]+)" : "([0-9]+)";
+                re += names.back() == "flavour"  ? "([a-z0-9-]+)"
+                      : names.back() == "cudnn"  ? "([0-9.]+)"
+                      : names.back() == "kernel" ? "([0-9][0-9a-z.+~-]*)"
+                                                 : "([0-9]+)";
                 i = close;
             } else if (std::string(".+*?()[]^$|\\").find(tt[i]) != std::string::npos) {
                 re += '\\';
@@ -444,6 +447,10 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
                                "server-three-toolkits multiple-cudart-on-loader-path",
                                "toolkits-repo-driver smi-cuda-version-is-not-toolkit",
                                "toolkits-repo-driver multiple-cudart-on-loader-path",
+                               // dkms autoinstall and modprobe need the machine's running kernel (its
+                               // headers package name is checked, by the KB's template, above).
+                               "ubuntu2204-kernel-upgrade driver-module-not-built-for-kernel",
+                               "ubuntu2204-kernel-upgrade gpu-without-driver",
                                "ubuntu2404-cuda118 smi-cuda-version-is-not-toolkit",
                                "vmware-no-gpu vm-without-gpu-passthrough",
                            }));

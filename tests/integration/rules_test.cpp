@@ -100,6 +100,38 @@ TEST(Rules, SecureBootBlocksTheDkmsModule) {
     EXPECT_SILENT(without_module().check(), "secure-boot-blocks-module");  // Secure Boot off
 }
 
+TEST(Rules, DriverModuleNotBuiltForTheRunningKernel) {
+    // A kernel upgrade (6.5.0-27 -> 6.8.0-40) without its headers: DKMS never built nvidia for it.
+    const std::string k = "6.8.0-40-generic";
+    auto snap = MutableRoot("ubuntu2204-kernel-upgrade").check();
+    EXPECT_FIRES(snap, "driver-module-not-built-for-kernel", "error");
+    EXPECT_EQ((*finding(snap, "gpu-without-driver"))["consequence_of"], "driver-module-not-built-for-kernel");
+    const std::string fix = (*finding(snap, "driver-module-not-built-for-kernel"))["fix"];
+    EXPECT_NE(fix.find("sudo apt-get install -y linux-headers-" + k + "\nsudo dkms autoinstall -k " + k), std::string::npos) << fix;
+    EXPECT_EQ(fix.find("$(uname -r)"), std::string::npos) << "the exact kernel of this machine, not a shell expansion";
+    // A failed build leaves build/make.log: its first error is named before the rebuild.
+    MutableRoot failed("ubuntu2204-kernel-upgrade");
+    failed.write("/var/lib/dkms/nvidia/550.54.15/build/make.log",
+                 "DKMS make.log for nvidia-550.54.15 for kernel " + k +
+                     " (x86_64)\nwarning: the compiler differs from the one used to build the kernel\n"
+                     "  CC [M]  /var/lib/dkms/nvidia/550.54.15/build/nvidia/nv.o\n"
+                     "cc: error: unrecognized command-line option '-ftrivial-auto-var-init=zero'\n"
+                     "make[3]: *** [scripts/Makefile.build:243: nvidia/nv.o] Error 1\n");
+    auto broken = failed.check();
+    const std::string fix2 = (*finding(broken, "driver-module-not-built-for-kernel"))["fix"];
+    EXPECT_TRUE(fix2.starts_with("# the last build failed (make.log): cc: error: unrecognized command-line option")) << fix2;
+    EXPECT_NE(all_findings(broken).find("/var/lib/dkms/nvidia/550.54.15/build/make.log"), std::string::npos) << all_findings(broken);
+    // Built for the running kernel but not loaded is another cause (gpu-without-driver's modprobe).
+    EXPECT_SILENT(without_module().check(), "driver-module-not-built-for-kernel");
+    EXPECT_SILENT(MutableRoot(kHealthy).check(), "driver-module-not-built-for-kernel");
+    // Secure Boot on as well: the module was never built for this kernel, so no signature is to blame.
+    MutableRoot sb("ubuntu2204-kernel-upgrade");
+    sb.write("/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c", std::string("\x06\x00\x00\x00\x01", 5));
+    auto both = sb.check();
+    EXPECT_FIRES(both, "driver-module-not-built-for-kernel", "error");
+    EXPECT_SILENT(both, "secure-boot-blocks-module");
+}
+
 TEST(Rules, DriverLibraryMismatchNamesTheUpgrade) {
     auto snap = MutableRoot("driver-mismatch").check();
     EXPECT_FIRES(snap, "driver-library-mismatch", "error");

@@ -251,9 +251,10 @@ TEST(KbSanity, TensorflowDistroAndPackageKeysAreUnique) {
         EXPECT_TRUE(distros.insert(d.distro + "|" + d.version).second) << d.distro << d.version;
     }
     // Placeholders are the documented ones; every template fills with all of them given.
-    const std::map<std::string, std::string> all = {{"branch", "580"},  {"major", "12"}, {"minor", "4"},      {"release", "12.4.1"},
-                                                    {"runfile", "r"},   {"distro", "d"}, {"arch", "x86_64"},  {"flavour", "generic"},
-                                                    {"cudnn", "9.1.0"}, {"gcc", "12"},   {"variant", "cu124"}};
+    const std::map<std::string, std::string> all = {{"branch", "580"},     {"major", "12"},        {"minor", "4"},
+                                                    {"release", "12.4.1"}, {"runfile", "r"},       {"distro", "d"},
+                                                    {"arch", "x86_64"},    {"flavour", "generic"}, {"cudnn", "9.1.0"},
+                                                    {"gcc", "12"},         {"variant", "cu124"},   {"kernel", "6.8.0-40-generic"}};
     std::set<std::string> names;
     for (const auto& p : kb_tables().package_table()) {
         EXPECT_TRUE(names.insert(p.name).second) << p.name;

@@ -84,7 +84,8 @@ snapshot::Snapshot secure_boot_machine() {
     s.gpus = {gpu("GeForce RTX 4090", "8.9", "Ada Lovelace")};
     s.driver.user_space_versions = {"550.54.14"};
     s.platform.secure_boot = "enabled";
-    s.platform.dkms = {{"nvidia", "550.54.14", "6.5.0-27-generic", true}};
+    s.platform.dkms = {
+        {.module = "nvidia", .version = "550.54.14", .kernel = "6.5.0-27-generic", .built_for_running_kernel = true, .build_error = ""}};
     return s;
 }
 }  // namespace
@@ -114,8 +115,40 @@ TEST(RulesDriver, SecureBootWithModuleLoadedIsSilent) {
 TEST(RulesDriver, SecureBootWithoutDkmsModuleIsSilent) {
     // Nothing was built for a kernel: there is no module for Secure Boot to reject.
     auto s = secure_boot_machine();
-    s.platform.dkms = {{"nvidia", "550.54.14", "", false}};
+    s.platform.dkms = {{.module = "nvidia", .version = "550.54.14", .kernel = "", .built_for_running_kernel = false, .build_error = ""}};
     EXPECT_TRUE(silent("secure-boot-blocks-module", s));
+}
+
+// --- driver-module-not-built-for-kernel ---------------------------------------------------------
+
+TEST(RulesDriver, ModuleBuiltForAnOlderKernelOnlyFires) {
+    auto s = ubuntu_machine();
+    s.gpus = {gpu("GeForce RTX 4090", "8.9", "Ada Lovelace")};
+    s.driver.user_space_versions = {"550.54.14"};
+    s.platform.kernel = "6.8.0-40-generic";
+    s.platform.dkms = {
+        {.module = "nvidia", .version = "550.54.14", .kernel = "6.5.0-27-generic", .built_for_running_kernel = false, .build_error = ""}};
+    const auto found = fired("driver-module-not-built-for-kernel", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].title, HasSubstr("6.8.0-40-generic"));
+    EXPECT_THAT(found[0].fix, HasSubstr("linux-headers-6.8.0-40-generic"));
+    EXPECT_THAT(found[0].fix, HasSubstr("sudo dkms autoinstall -k 6.8.0-40-generic"));
+    EXPECT_TRUE(evidence_mentions(found[0], "/var/lib/dkms/nvidia/550.54.14"));
+}
+
+TEST(RulesDriver, ModuleBuiltForTheRunningKernelOrLoadedIsSilent) {
+    auto s = ubuntu_machine();
+    s.gpus = {gpu("GeForce RTX 4090", "8.9", "Ada Lovelace")};
+    s.platform.dkms = {
+        {.module = "nvidia", .version = "550.54.14", .kernel = "6.5.0-27-generic", .built_for_running_kernel = true, .build_error = ""}};
+    EXPECT_TRUE(silent("driver-module-not-built-for-kernel", s));  // built: a modprobe away
+    s.platform.dkms.clear();
+    EXPECT_TRUE(silent("driver-module-not-built-for-kernel", s));  // no DKMS: a runfile or prebuilt module
+    s.platform.kernel = "6.8.0-40-generic";
+    s.platform.dkms = {
+        {.module = "nvidia", .version = "550.54.14", .kernel = "6.5.0-27-generic", .built_for_running_kernel = false, .build_error = ""}};
+    s.driver = driver("550.54.14");  // loaded after all (a module built outside DKMS)
+    EXPECT_TRUE(silent("driver-module-not-built-for-kernel", s));
 }
 
 // --- gpu-without-driver -----------------------------------------------------------------------
