@@ -27,7 +27,7 @@ std::vector<std::string> override_dirs() {
 
 }  // namespace
 
-std::optional<std::string> active_override(const host::Host& /*host*/) {
+std::optional<std::string> active_override() {
     auto value = override_value();
     if (!value) return std::nullopt;
     return std::string(kLibraryPathOverride) + "=" + *value;

@@ -21,7 +21,7 @@ namespace cudoctor::driver {
 inline constexpr std::string_view kLibraryPathOverride = "CUDOCTOR_DRIVER_LIBRARY_PATH";
 
 /// "CUDOCTOR_DRIVER_LIBRARY_PATH=…" when the override is set and non-empty, else nullopt.
-std::optional<std::string> active_override(const host::Host& host);
+std::optional<std::string> active_override();
 
 /// The reason a library of the machine is not loaded ("not loaded: inside a machine image …"),
 /// when the Host is rooted and no override names a stand-in; nullopt when loading may go on.

@@ -16,6 +16,9 @@
 
 namespace cudoctor::host {
 
+/// What every report says where a fact would need a program of a machine image: an image is inert.
+inline constexpr std::string_view kNotRunInImage = "not run: inside a machine image";
+
 enum class FileType { regular, directory, symlink, other };
 
 struct FileInfo {

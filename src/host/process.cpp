@@ -33,7 +33,7 @@ Expected<ProcessResult> Host::run(const std::vector<std::string>& argv, std::chr
     if (argv.empty()) return fail(Errc::usage, "no command to run");
     // A machine image is inert: nothing inside it is ever executed (it may be anyone's, and we
     // may be root). Callers say "not run: inside a machine image" before they get here.
-    if (is_rooted()) return fail(Errc::permission, argv[0] + ": not run: inside a machine image");
+    if (is_rooted()) return fail(Errc::permission, argv[0] + ": " + std::string(kNotRunInImage));
     auto program = resolve(argv[0]);
     if (!program) return Unexpected<Error>(program.error());
     const std::string exe = host_path(*program);

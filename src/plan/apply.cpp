@@ -77,8 +77,8 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
             return;
         }
         if (host.is_rooted() && !s.runs_image_content.empty()) {
-            r.preflight.push_back(where + "`" + shell_line(command_argv(host, s)) + "` " + s.runs_image_content +
-                                  "; not run: inside a machine image (run the plan on that machine)");
+            r.preflight.push_back(where + "`" + shell_line(command_argv(host, s)) + "` " + s.runs_image_content + "; " +
+                                  std::string(host::kNotRunInImage) + " (run the plan on that machine)");
         } else if (host.is_rooted() && !s.rooted_args.empty()) {
             if (!find_program(s.argv.front())) {
                 r.preflight.push_back(where + s.argv.front() + " is not installed on this computer (needed to change the image)");
@@ -89,8 +89,8 @@ void preflight_step(const host::Host& host, const Step& s, std::size_t n, ApplyR
         } else if (host.is_rooted()) {
             // A machine image is inert: none of its programs is ever run, so a step that needs one
             // is for the machine itself. The whole plan is refused before anything changes.
-            r.preflight.push_back(where + "`" + s.shell + "` would run a program of the machine; not run: inside a machine image " +
-                                  host.root() + " (run the plan on that machine)");
+            r.preflight.push_back(where + "`" + s.shell + "` would run a program of the machine; " + std::string(host::kNotRunInImage) +
+                                  " " + host.root() + " (run the plan on that machine)");
         } else {
             if (!find_program(s.argv.front())) r.preflight.push_back(where + s.argv.front() + " is not installed");
             else if (s.needs_root && !am_root) {
@@ -210,7 +210,7 @@ Outcome run_step(const host::Host& host, const Step& s, Saved& saved, const Appl
     if (s.kind == StepKind::command) {
         const auto argv = command_argv(host, s);
         // On an image only this computer's own programs run, given the image as an argument.
-        if (host.is_rooted() && s.rooted_args.empty()) return "not run: inside a machine image";
+        if (host.is_rooted() && s.rooted_args.empty()) return std::string(host::kNotRunInImage);
         const bool real_program = host.is_rooted();
         auto run = real_program ? host::Host::real().run(argv, options.command_timeout) : host.run(argv, options.command_timeout);
         if (!run) return run.error().message;

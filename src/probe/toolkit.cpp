@@ -281,7 +281,7 @@ void read_version(Context& ctx, const Candidate& c, snapshot::Toolkit& tk) {
     // An image is inert: its nvcc is a program of another machine (or of whoever made the image)
     // and would run here, as the user running cudoctor: never started under --root.
     if (tk.has_nvcc && ctx.host.is_rooted()) {
-        ctx.note(kToolkitProbe, tk.nvcc_path + " --version", "not run: inside a machine image");
+        ctx.note(kToolkitProbe, tk.nvcc_path + " --version", std::string(host::kNotRunInImage));
     } else if (tk.has_nvcc && ctx.options.allow_processes) {
         auto run = ctx.host.run({tk.nvcc_path, "--version"}, ctx.options.process_timeout);
         if (!run) {

@@ -119,14 +119,14 @@ bool plan_references(const host::Host& host, const Inventory& inv, const Entry& 
 void plan_removal(const host::Host& host, const snapshot::Snapshot& snap, const Entry& target, plan::Plan& p) {
     const auto& tk = target.toolkit;
     const std::string uninstaller = host::join(tk.path, "bin/cuda-uninstaller");
-    if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller) && host.is_rooted()) {
+    if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller)) {
         // A machine image is inert: its programs are never run. The folder's removal below takes
         // what the uninstaller would have removed inside it.
-        p.notes.push_back(uninstaller + " not run: inside a machine image (the folder is removed instead)");
-    } else if (tk.install_method == snapshot::InstallMethod::runfile && host.is_executable_file(uninstaller)) {
-        p.steps.push_back(plan::run_command({uninstaller, "--silent"}, "the runfile's own uninstaller removes the files it installed",
-                                            "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) +
-                                                "_<driver>_linux.run --silent --toolkit"));
+        if (host.is_rooted()) p.notes.push_back(uninstaller + " " + std::string(host::kNotRunInImage) + " (the folder is removed instead)");
+        else
+            p.steps.push_back(plan::run_command({uninstaller, "--silent"}, "the runfile's own uninstaller removes the files it installed",
+                                                "reinstall: sh cuda_" + (target.release.empty() ? tk.version : target.release) +
+                                                    "_<driver>_linux.run --silent --toolkit"));
     }
     bool keep_folder = false;
     if (tk.install_method == snapshot::InstallMethod::deb) {

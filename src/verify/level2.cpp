@@ -190,7 +190,7 @@ Level nvcc_path(Context& ctx, Level level, const snapshot::Toolkit& tk) {
     } else if (!ctx.driver_usable) {
         kernel.reason = gemm.reason = "compiled, but cannot run here: " + needs_gpu(ctx);
     } else if (ctx.host.is_rooted()) {
-        kernel.reason = gemm.reason = "not run: inside a machine image";
+        kernel.reason = gemm.reason = std::string(host::kNotRunInImage);
     } else {
         kernel = run_check_program(ctx, tk, kernel, program, {"kernel"});
         if (cublas.empty()) gemm.reason = "no libcublas.so.N in " + tk.path;
@@ -302,7 +302,7 @@ Level level2(Context& ctx) {
     const snapshot::Toolkit* tk = ctx.options.compiler == "nvrtc" ? nullptr : toolkit_with_nvcc(ctx.snap);
     if (tk && ctx.host.is_rooted()) {
         level.steps.emplace_back("nvcc-compile", "nvcc compiles a kernel for this GPU", Status::skip,
-                                 "not run: inside a machine image (" + tk->nvcc_path + ")");
+                                 std::string(host::kNotRunInImage) + " (" + tk->nvcc_path + ")");
         return level;
     }
     if (tk) return nvcc_path(ctx, std::move(level), *tk);

@@ -206,7 +206,7 @@ Level level3(Context& ctx) {
                                      "no interpreter found for " + fw.python);
         } else if (ctx.host.is_rooted()) {
             level.steps.emplace_back("framework-" + module, module + " initialises CUDA", Status::skip,
-                                     "not run: inside a machine image (" + fw.interpreter + ")");
+                                     std::string(host::kNotRunInImage) + " (" + fw.interpreter + ")");
         } else {
             level.steps.push_back(framework_step(ctx, fw));
         }

@@ -21,7 +21,7 @@ Report run_verify(const host::Host& host, const kb::Kb& kb, const snapshot::Snap
     report.tool_version = CUDOCTOR_VERSION;
     report.root = host.root();
     report.requested_level = options.level;
-    if (auto o = driver::active_override(host)) report.overrides.push_back(*o);
+    if (auto o = driver::active_override()) report.overrides.push_back(*o);
     for (const auto& o : snap.overrides) report.overrides.push_back(o);
     detail::Context ctx{host, kb, snap, options, false, {}, std::nullopt, {}, {}};
     report.levels.push_back(detail::level1(ctx));

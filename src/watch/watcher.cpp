@@ -135,7 +135,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     if (o.clock_step) meta["override"] = fmt::format("CUDOCTOR_OVERRIDE_WATCH_STEP={}ms", o.clock_step->count());
     if (o.pid) meta["pid"] = *o.pid;
     if (!o.command.empty()) meta["command"] = o.command;
-    if (auto active = driver::active_override(host)) meta["library_override"] = *active;
+    if (auto active = driver::active_override()) meta["library_override"] = *active;
     auto log = SampleLog::create(o.out_dir, meta);
     if (!log) return Unexpected<Error>(log.error());
 
@@ -150,7 +150,7 @@ Expected<WatchEnd> run_watch(const host::Host& host, const WatchOptions& o) {
     const unsigned root_pid = o.pid ? *o.pid : command ? static_cast<unsigned>(command->pid()) : 0;
 
     const auto candidates = driver::driver_library_candidates(host, "libnvidia-ml.so.1");
-    const NvmlSearch search{host.is_rooted(), !candidates.empty(), driver::active_override(host)};
+    const NvmlSearch search{host.is_rooted(), !candidates.empty(), driver::active_override()};
     std::string told;           // the reason for no GPU last written and told ("" while GPUs answer)
     bool status_drawn = false;  // a status line is on the screen
     WatchEnd end;
