@@ -104,22 +104,28 @@ constexpr auto kAnyRow = [](const auto&) { return true; };
 const Version& toolkit_key(const ToolkitRelease& t) { return t.toolkit; }
 const Version& compiler_key(const HostCompilerLimits& c) { return c.toolkit_from; }
 
+const std::optional<Version>& min_driver_of(const ToolkitRelease& t, DriverOs os) {
+    return os == DriverOs::windows_driver ? t.min_windows_driver : t.min_linux_driver;
+}
+
 }  // namespace
 
-std::optional<Version> Kb::max_cuda_for(const Version& driver) const {
+std::optional<Version> Kb::max_cuda_for(const Version& driver, DriverOs os) const {
     std::optional<Version> best;
     for (const auto& t : m_data->toolkits) {
-        if (!t.min_linux_driver || *t.min_linux_driver > driver) continue;
+        const auto& min = min_driver_of(t, os);
+        if (!min || *min > driver) continue;
         const Version minor = t.toolkit.truncated(2);
         if (!best || minor > *best) best = minor;
     }
     return best;
 }
 
-std::optional<Version> Kb::min_driver_for(const Version& toolkit) const {
+std::optional<Version> Kb::min_driver_for(const Version& toolkit, DriverOs os) const {
+    // The row is chosen by the Linux column in both cases: Table 3 lists both drivers per release.
     const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key, has_driver);
     if (!row) return std::nullopt;
-    return row->min_linux_driver;
+    return min_driver_of(*row, os);
 }
 
 std::optional<ToolkitRelease> Kb::toolkit_release(const Version& toolkit) const {
@@ -137,9 +143,10 @@ std::vector<Version> Kb::releases_with_component(std::string_view component, con
     return out;
 }
 
-std::optional<Version> Kb::minor_compat_floor(int cuda_major) const {
+std::optional<Version> Kb::minor_compat_floor(int cuda_major, DriverOs os) const {
     for (const auto& t : m_data->toolkits) {
-        if (t.toolkit.major() == cuda_major && t.minor_compat_floor_linux) return t.minor_compat_floor_linux;
+        const auto& floor = os == DriverOs::windows_driver ? t.minor_compat_floor_windows : t.minor_compat_floor_linux;
+        if (t.toolkit.major() == cuda_major && floor) return floor;
     }
     return std::nullopt;
 }

@@ -46,6 +46,11 @@ struct GpuChip {
 };
 
 /// One row of cuda_driver.tsv: a toolkit release and the driver it needs.
+/// Which of Table 3's driver columns a driver is read against: a Linux driver, or the Windows
+/// driver a WSL2 machine runs on (its own numbers: CUDA 12.4 needs 550.54.14 on Linux, 551.61 on
+/// Windows).
+enum class DriverOs { linux_driver, windows_driver };
+
 struct ToolkitRelease {
     Version toolkit;                          ///< the release: 12.4.1
     std::string label;                        ///< "CUDA 12.4 Update 1" (Table 3)
@@ -235,14 +240,15 @@ class Kb {
 
     // --- CUDA toolkit ↔ driver --------------------------------------------------------------
     /// Highest CUDA toolkit (major.minor) whose minimum Linux driver is <= driver, e.g.
-    /// 550.54.14 → 12.4, 535.104.05 → 12.2, 580.65.06 → 13.0. nullopt below every row.
-    std::optional<Version> max_cuda_for(const Version& driver) const;
+    /// 550.54.14 → 12.4, 535.104.05 → 12.2, 580.65.06 → 13.0. nullopt below every row. With
+    /// DriverOs::windows_driver, Table 3's Windows column (the driver WSL2 runs on): 551.86 → 12.4.
+    std::optional<Version> max_cuda_for(const Version& driver, DriverOs os = DriverOs::linux_driver) const;
     /// Minimum Linux x86_64 driver of a toolkit (12.4.131 → the row for 12.4.1 if present, else
     /// 12.4's first row): among the releases of the same major.minor that name a driver, the
     /// exact release, else the highest release below it, else the first. nullopt for an unknown
     /// major.minor. Pass the release version (version.json "12.4.1") where known: an nvcc build
     /// number (12.4.99 is 12.4.0's nvcc) maps to the highest release below it.
-    std::optional<Version> min_driver_for(const Version& toolkit) const;
+    std::optional<Version> min_driver_for(const Version& toolkit, DriverOs os = DriverOs::linux_driver) const;
     /// The cuda_driver.tsv row of a toolkit, chosen as min_driver_for() does but also among rows
     /// without a driver (runfile name, branch). nullopt for an unknown major.minor.
     std::optional<ToolkitRelease> toolkit_release(const Version& toolkit) const;
@@ -252,7 +258,7 @@ class Kb {
     std::vector<Version> releases_with_component(std::string_view component, const Version& version) const;
     /// Minor-version-compatibility floor of a CUDA major: 11 → 450.80.02, 12 → 525.60.13,
     /// 13 → 580; nullopt for majors without it (10 and older).
-    std::optional<Version> minor_compat_floor(int cuda_major) const;
+    std::optional<Version> minor_compat_floor(int cuda_major, DriverOs os = DriverOs::linux_driver) const;
 
     // --- host compiler -----------------------------------------------------------------------
     /// nvcc's host-compiler limits for a toolkit (same row choice as min_driver_for()).

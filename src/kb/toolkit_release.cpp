@@ -60,10 +60,10 @@ std::vector<Version> possible_releases(const Kb& kb, const snapshot::Toolkit& tk
     return all;
 }
 
-std::optional<Version> min_driver_for(const Kb& kb, const snapshot::Toolkit& tk) {
+std::optional<Version> min_driver_for(const Kb& kb, const snapshot::Toolkit& tk, DriverOs os) {
     std::optional<Version> lowest;
     for (const auto& r : possible_releases(kb, tk))
-        if (auto d = kb.min_driver_for(r); d && (!lowest || *d < *lowest)) lowest = d;
+        if (auto d = kb.min_driver_for(r, os); d && (!lowest || *d < *lowest)) lowest = d;
     return lowest;
 }
 

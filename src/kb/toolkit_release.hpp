@@ -26,7 +26,7 @@ std::vector<Version> possible_releases(const Kb& kb, const snapshot::Toolkit& tk
 
 /// The lowest Table-3 minimum driver among possible_releases() (12.6.2 → 560.35.03; nvcc 13.0.88
 /// → 13.0.1's 580.82.07). nullopt when no possible release names a driver.
-std::optional<Version> min_driver_for(const Kb& kb, const snapshot::Toolkit& tk);
+std::optional<Version> min_driver_for(const Kb& kb, const snapshot::Toolkit& tk, DriverOs os = DriverOs::linux_driver);
 
 /// The highest gcc major any of its possible releases accepts (cuda_gcc.tsv); nullopt when unknown.
 std::optional<int> max_gcc_for(const Kb& kb, const snapshot::Toolkit& tk);

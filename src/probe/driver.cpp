@@ -9,6 +9,7 @@
 #include "common/version.hpp"
 #include "formats/nvidia_proc.hpp"
 #include "formats/package_logs.hpp"
+#include "formats/windows_inf.hpp"
 #include "probe/context.hpp"
 #include "probe/cuda_libs.hpp"
 
@@ -119,6 +120,53 @@ void read_user_space(Context& ctx) {
               [](const auto& a, const auto& b) { return *Version::parse(a) < *Version::parse(b); });
 }
 
+/// Under WSL2 the Windows driver serves the GPU. Its store is mounted at /usr/lib/wsl/drivers,
+/// one folder per driver package (<inf>_amd64_<hash>; other vendors' too): NVIDIA's is the one
+/// holding libcuda.so.1.1, as nvidia-container-toolkit picks it, and its INF's DriverVer
+/// (31.0.15.5186) is the driver's version in Windows' numbering (551.86 in NVIDIA's).
+void read_wsl_driver(Context& ctx) {
+    constexpr std::string_view kStore = "/usr/lib/wsl/drivers";
+    constexpr std::size_t kInfCap = 4u << 20;  // NVIDIA's display INF is about 1 MB
+    auto& d = ctx.snap.driver;
+    if (!ctx.snap.platform.wsl) return;
+    std::vector<std::string> versions;
+    for (const auto& folder : ctx.host.glob(kStore, "*")) {
+        if (!ctx.host.is_dir(folder) || !ctx.host.is_file(host::join(folder, "libcuda.so.1.1"))) continue;
+        const std::string name = host::basename(folder);
+        const auto cut = name.find("_amd64_");
+        std::vector<std::string> infs;
+        if (cut != std::string::npos && ctx.host.is_file(host::join(folder, name.substr(0, cut))))
+            infs.push_back(host::join(folder, name.substr(0, cut)));
+        else
+            for (const char* pattern : {"*.inf", "*.INF"})
+                for (const auto& f : ctx.host.glob(folder, pattern)) infs.push_back(f);
+        for (const auto& inf : infs) {
+            const auto text_data = ctx.read(kDriverProbe, inf, kInfCap);
+            if (!text_data) continue;
+            const auto ver = formats::parse_inf_driver_ver(*text_data);
+            const auto nvidia = ver ? formats::nvidia_version_of_windows(ver->version) : std::nullopt;
+            if (!nvidia) {
+                ctx.note(kDriverProbe, inf,
+                         ver ? "DriverVer " + text::printable(ver->version, 40) + " is no NVIDIA driver version"
+                             : "no DriverVer in its [Version] section");
+                continue;
+            }
+            d.evidence.push_back({inf, "DriverVer " + ver->date + "," + ver->version + " → Windows driver " + *nvidia});
+            if (std::find(versions.begin(), versions.end(), *nvidia) == versions.end()) versions.push_back(*nvidia);
+            break;
+        }
+    }
+    if (versions.size() > 1) {
+        // Two NVIDIA driver packages in the store (an old one left behind): the facts do not say
+        // which one serves the GPU, so none is claimed.
+        std::string list;
+        for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
+        ctx.note(kDriverProbe, std::string(kStore), "several NVIDIA driver packages (" + list + "): which one serves the GPU is unknown");
+        return;
+    }
+    if (!versions.empty()) d.windows_version = versions.front();
+}
+
 bool is_driver_package(std::string_view name) {
     for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils", "libnvidia-gl",
                                "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless", "linux-modules-nvidia", "nvidia-fabricmanager"}) {
@@ -172,6 +220,11 @@ void apply_overrides(Context& ctx) {
             d.max_cuda = max->truncated(2).str();
             d.max_cuda_source = "kb:cuda_driver.tsv (driver " + driver + ")";
         }
+    } else if (auto windows = Version::parse(d.windows_version)) {
+        if (auto max = ctx.kb.max_cuda_for(*windows, kb::DriverOs::windows_driver)) {
+            d.max_cuda = max->truncated(2).str();
+            d.max_cuda_source = "kb:cuda_driver.tsv (Windows driver " + d.windows_version + ")";
+        }
     }
 }
 
@@ -181,6 +234,7 @@ void probe_driver(Context& ctx) {
     read_kernel_module(ctx);
     read_loaded_modules(ctx);
     read_user_space(ctx);
+    read_wsl_driver(ctx);
     read_package_logs(ctx);
     apply_overrides(ctx);
 }

@@ -12,8 +12,10 @@ void render_markdown(const snapshot::Snapshot& snap, std::ostream& out, const st
     out << "\n\n";
     out << "| layer | state |\n|---|---|\n";
     for (const auto& g : snap.gpus) out << "| GPU | " << markdown_cell(describe(g), "–") << " |\n";
-    if (snap.gpus.empty()) out << "| GPU | no NVIDIA GPU on the PCI bus |\n";
+    if (snap.gpus.empty()) out << "| GPU | " << markdown_cell(detail::describe_no_gpu(snap), "–") << " |\n";
     out << "| Driver | " << markdown_cell(detail::describe_kernel_module(snap.driver), "–") << " |\n";
+    if (!snap.driver.windows_version.empty())
+        out << "| Driver | " << markdown_cell(detail::describe_windows_driver(snap.driver), "–") << " |\n";
     out << "| Driver | " << markdown_cell(detail::describe_user_space(snap.driver), "–") << " |\n";
     if (!snap.driver.max_cuda.empty()) out << "| Driver | " << markdown_cell(detail::describe_max_cuda(snap.driver), "–") << " |\n";
     for (const auto& tk : snap.toolkits) out << "| Toolkit | " << markdown_cell(describe(tk), "–") << " |\n";

@@ -77,6 +77,16 @@ std::string describe_max_cuda(const snapshot::Driver& d) {
                        d.max_cuda, d.max_cuda_source == "override" ? " [override]" : "");
 }
 
+std::string describe_windows_driver(const snapshot::Driver& d) {
+    if (d.windows_version.empty()) return {};
+    return fmt::format("Windows driver {} serves the GPU (WSL2: no Linux driver belongs inside)", d.windows_version);
+}
+
+std::string describe_no_gpu(const snapshot::Snapshot& snap) {
+    if (snap.platform.wsl_gpu) return "the GPU is Windows': WSL2 shows it through /dev/dxg, not on a PCI bus";
+    return "no NVIDIA GPU on the PCI bus";
+}
+
 std::string describe_platform(const snapshot::Platform& p) {
     std::string os = p.os_pretty.empty() ? join({p.os_id, p.os_version}, " ", true) : p.os_pretty;
     std::vector<std::string> parts = {os.empty() ? "unknown OS (no os-release)" : os, p.kernel.empty() ? "" : "kernel " + p.kernel, p.arch,

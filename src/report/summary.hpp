@@ -18,6 +18,10 @@ std::string describe(const snapshot::ProbeNote& note);
 std::string describe_kernel_module(const snapshot::Driver& d);
 std::string describe_user_space(const snapshot::Driver& d);
 std::string describe_max_cuda(const snapshot::Driver& d);
+/// "Windows driver 551.86 serves the GPU (WSL2) …", or "" without a Windows driver.
+std::string describe_windows_driver(const snapshot::Driver& d);
+/// What the GPU section says when no NVIDIA GPU is on the PCI bus (WSL2 shows its GPU as none).
+std::string describe_no_gpu(const snapshot::Snapshot& snap);
 std::string describe_platform(const snapshot::Platform& p);
 std::string describe_platform_details(const snapshot::Platform& p);
 

@@ -72,7 +72,7 @@ void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std
     for (const auto& o : snap.overrides) out << "  override active: " << outside_text(o, Medium::terminal) << "\n";
 
     p.section("GPU");
-    if (snap.gpus.empty()) p.info("no NVIDIA GPU on the PCI bus");
+    if (snap.gpus.empty()) p.info(detail::describe_no_gpu(snap));
     for (const auto& g : snap.gpus) {
         (g.bound_driver == "nvidia" ? p.ok(describe(g)) : p.warn(describe(g)));
         p.evidence(g.evidence);
@@ -83,6 +83,7 @@ void render_text(const snapshot::Snapshot& snap, const TextOptions& options, std
     if (!d.kernel_module_version.empty()) p.ok(detail::describe_kernel_module(d));
     else if (snap.gpus.empty()) p.info(detail::describe_kernel_module(d));
     else p.bad(detail::describe_kernel_module(d));
+    if (!d.windows_version.empty()) p.ok(detail::describe_windows_driver(d));
     if (d.libraries.empty()) p.info(detail::describe_user_space(d));
     else if (!d.kernel_module_version.empty() && !d.user_space_versions.empty() &&
              (d.user_space_versions.size() > 1 || d.user_space_versions.front() != d.kernel_module_version))

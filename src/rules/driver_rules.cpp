@@ -172,9 +172,25 @@ std::string compat_why(int major, const Version& floor) {
         major, major, floor.str());
 }
 
+/// The driver that decides what runs, and which of Table 3's columns judges it: the Linux
+/// driver, or under WSL2 (no Linux driver) the Windows one, whose numbers differ (CUDA 12.4:
+/// 550.54.14 on Linux, 551.61 on Windows).
+struct JudgedDriver {
+    Version version;
+    kb::DriverOs os = kb::DriverOs::linux_driver;
+    std::string label() const { return (os == kb::DriverOs::windows_driver ? "Windows driver " : "Driver ") + version.str(); }
+};
+
+std::optional<JudgedDriver> judged_driver(const Snapshot& s) {
+    if (auto v = driver_version(s)) return JudgedDriver{*v, kb::DriverOs::linux_driver};
+    if (auto w = Version::parse(s.driver.windows_version)) return JudgedDriver{*w, kb::DriverOs::windows_driver};
+    return std::nullopt;
+}
+
 std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb& kb) {
-    auto dv = driver_version(s);
-    if (!dv) return {};
+    const auto judged = judged_driver(s);
+    if (!judged) return {};
+    const auto* dv = &judged->version;
     std::vector<Finding> out;
     for (const auto& tk : s.toolkits) {
         if (!is_system_toolkit(tk)) continue;
@@ -182,21 +198,21 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
         if (!tv) continue;
         // Compare releases with the release table: the toolkit's release, or the most lenient of
         // the releases its component versions shipped in (nvcc 12.6.77 is 12.6.2, not 12.6.3).
-        auto min = kb::min_driver_for(kb, tk);
+        auto min = kb::min_driver_for(kb, tk, judged->os);
         if (!min || *dv >= *min) continue;
-        auto floor = kb.minor_compat_floor(tv->major());
+        auto floor = kb.minor_compat_floor(tv->major(), judged->os);
         const std::string release = kb::release_label(kb, tk);
-        std::vector<Evidence> ev = {{"driver", dv->str()},
+        std::vector<Evidence> ev = {{"driver", judged->label()},
                                     {tk.path, "CUDA " + (release.empty() || release == tk.version ? tk.version
                                                                                                   : release + " (nvcc " + tk.version + ")")},
                                     {"kb:cuda_driver.tsv", "needs ≥ " + min->str()}};
         const std::string fix = recipe::driver_fix(s, kb, min->major());
         if (floor && *dv >= *floor) {
-            out.push_back(finding(fmt::format("Driver {} is below {}'s minimum {} (minor-version compatibility applies)", dv->str(),
+            out.push_back(finding(fmt::format("{} is below {}'s minimum {} (minor-version compatibility applies)", judged->label(),
                                               toolkit_label(tk), min->str()),
                                   compat_why(tv->major(), *floor), fix, ev, Severity::warning));
         } else {
-            out.push_back(finding(fmt::format("Driver {} is too old for {}: it needs ≥ {}", dv->str(), toolkit_label(tk),
+            out.push_back(finding(fmt::format("{} is too old for {}: it needs ≥ {}", judged->label(), toolkit_label(tk),
                                               floor ? floor->str() : min->str()),
                                   fmt::format("This driver runs CUDA ≤ {}; programs built with this toolkit fail with "
                                               "\"CUDA driver version is insufficient for CUDA runtime version\".",
@@ -208,19 +224,20 @@ std::vector<Finding> driver_too_old_for_toolkit(const Snapshot& s, const kb::Kb&
 }
 
 std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::Kb& kb) {
-    auto dv = driver_version(s);
-    if (!dv) return {};
+    const auto judged = judged_driver(s);
+    if (!judged) return {};
+    const auto* dv = &judged->version;
     std::vector<Finding> out;
     for (const auto& fw : s.frameworks) {
         if (!fw.cuda || fw.cuda->empty()) continue;
         auto cv = Version::parse(*fw.cuda);
         if (!cv) continue;
-        auto floor = kb.minor_compat_floor(cv->major());
-        auto min = kb.min_driver_for(*cv);
-        std::vector<Evidence> ev = {{"driver", dv->str()}, {fw.python, fw.name + " " + fw.version + " built with CUDA " + *fw.cuda}};
+        auto floor = kb.minor_compat_floor(cv->major(), judged->os);
+        auto min = kb.min_driver_for(*cv, judged->os);
+        std::vector<Evidence> ev = {{"driver", judged->label()}, {fw.python, fw.name + " " + fw.version + " built with CUDA " + *fw.cuda}};
         if (floor ? *dv < *floor : (min && *dv < *min)) {
             const Version need = floor ? *floor : *min;
-            out.push_back(finding(fmt::format("Driver {} is too old for {} {} (CUDA {} needs ≥ {})", dv->str(), fw.name, fw.version,
+            out.push_back(finding(fmt::format("{} is too old for {} {} (CUDA {} needs ≥ {})", judged->label(), fw.name, fw.version,
                                               *fw.cuda, need.str()),
                                   fmt::format("{} brings its own CUDA {} runtime, which needs a newer driver: it fails with "
                                               "\"CUDA driver version is insufficient for CUDA runtime version\" "
@@ -228,8 +245,8 @@ std::vector<Finding> driver_too_old_for_framework(const Snapshot& s, const kb::K
                                               fw.name, *fw.cuda),
                                   recipe::driver_fix(s, kb, need.major()), ev));
         } else if (min && *dv < *min && floor) {
-            out.push_back(finding(fmt::format("Driver {} is below CUDA {}'s minimum {} for {} {} (minor-version compatibility applies)",
-                                              dv->str(), *fw.cuda, min->str(), fw.name, fw.version),
+            out.push_back(finding(fmt::format("{} is below CUDA {}'s minimum {} for {} {} (minor-version compatibility applies)",
+                                              judged->label(), *fw.cuda, min->str(), fw.name, fw.version),
                                   compat_why(cv->major(), *floor), recipe::driver_fix(s, kb, min->major()), ev, Severity::warning));
         }
     }
@@ -242,6 +259,7 @@ std::vector<Finding> smi_cuda_version_is_not_toolkit(const Snapshot& s, const kb
     // The limit may come from an override with no driver installed at all: name where it came from.
     const std::string driver = !s.driver.kernel_module_version.empty() ? "driver " + s.driver.kernel_module_version
                                : !s.driver.user_space_versions.empty() ? "driver " + s.driver.user_space_versions.back()
+                               : !s.driver.windows_version.empty()     ? "Windows driver " + s.driver.windows_version
                                                                        : "driver limit (" + s.driver.max_cuda_source + ")";
     std::vector<Evidence> ev = {{driver, "runs CUDA ≤ " + s.driver.max_cuda}};
     for (const auto& tk : s.toolkits) {

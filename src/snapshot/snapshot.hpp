@@ -77,6 +77,11 @@ struct Driver {
     std::string max_cuda_source;               ///< "kb:cuda_driver.tsv" or "override"
     std::vector<PackageEvent> package_events;  ///< the latest driver package changes, oldest first
     std::vector<std::string> packages;         ///< installed driver packages ("nvidia-driver-550 550.54.14-0ubuntu1")
+    /// Under WSL2, the Windows driver that serves the GPU, in NVIDIA's numbering ("551.86"), read
+    /// from its driver store (/usr/lib/wsl/drivers/<inf>_amd64_<hash>/<inf>'s DriverVer
+    /// 31.0.15.5186); "" elsewhere or when unreadable. Its CUDA limit comes from Table 3's Windows
+    /// column, never the Linux one.
+    std::string windows_version;
     std::vector<Evidence> evidence;
     friend bool operator==(const Driver&, const Driver&) = default;
 };

@@ -45,7 +45,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverLibrary, name, path, versi
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageEvent, when, action, package, old_version, new_version, by, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Driver, kernel_module_version, flavour, kernel_module_compiler, modules_known,
                                                 loaded_modules, user_space_versions, libraries, max_cuda, max_cuda_source, package_events,
-                                                packages, evidence)
+                                                packages, windows_version, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitComponent, name, version)
 // release, release_source and components are absent from snapshots written before the version
 // model: they read as unknown, and the rules then map `version` as before.

@@ -388,3 +388,51 @@ TEST(RulesDriver, LinuxDriverOutsideWslIsNoWslProblem) {
 }
 
 }  // namespace cudoctor::test::rule_cases
+
+// --- WSL2: the Windows driver, judged by Table 3's Windows column --------------------------------
+
+namespace cudoctor::test::rule_cases {
+namespace {
+
+/// ubuntu_machine() under WSL2 with its GPU, the Windows driver `windows` and no Linux driver.
+snapshot::Snapshot wsl_machine(const std::string& windows) {
+    auto s = ubuntu_machine();
+    s.platform.wsl = true;
+    s.platform.wsl_gpu = true;
+    s.platform.kernel = "5.15.153.1-microsoft-standard-WSL2";
+    s.driver.windows_version = windows;
+    return s;
+}
+
+}  // namespace
+}  // namespace cudoctor::test::rule_cases
+
+TEST(RulesDriver, WslWindowsDriverIsJudgedByTheWindowsColumn) {
+    using namespace cudoctor::test::rule_cases;
+    // CUDA 12.4.0 needs 550.54.14 on Linux but 551.61 on Windows; 551.50 would pass the Linux
+    // column and still be too old. Inside minor-version compatibility (Windows floor 527.41): a warning.
+    auto s = wsl_machine("551.50");
+    auto tk = toolkit("12.4.0");
+    s.toolkits = {tk};
+    const auto found = fired("driver-too-old-for-toolkit", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, cudoctor::snapshot::Severity::warning);
+    EXPECT_THAT(found[0].title, ::testing::HasSubstr("Windows driver 551.50"));
+    EXPECT_THAT(found[0].title, ::testing::HasSubstr("551.61"));
+    EXPECT_THAT(found[0].fix, ::testing::HasSubstr("Windows"));
+    EXPECT_THAT(found[0].fix, ::testing::Not(::testing::HasSubstr("apt-get")));  // never a Linux driver inside WSL2
+
+    s.driver.windows_version = "551.86";
+    EXPECT_TRUE(silent("driver-too-old-for-toolkit", s));
+}
+
+TEST(RulesDriver, WslWindowsDriverBelowTheFloorIsAnError) {
+    using namespace cudoctor::test::rule_cases;
+    auto s = wsl_machine("516.94");  // CUDA 11.7's Windows driver, below CUDA 12's Windows floor 527.41
+    s.frameworks = {framework("torch", "2.4.0+cu121", "12.1")};
+    const auto found = fired("driver-too-old-for-framework", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, cudoctor::snapshot::Severity::error);
+    EXPECT_THAT(found[0].title, ::testing::HasSubstr("Windows driver 516.94"));
+    EXPECT_THAT(found[0].title, ::testing::HasSubstr("527.41"));
+}
