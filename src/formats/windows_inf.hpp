@@ -21,8 +21,8 @@ std::optional<InfDriverVer> parse_inf_driver_ver(std::string_view text);
 
 /// NVIDIA's version of a Windows driver file version: its last two fields hold it,
 /// (third - 10) * 10000 + fourth = 55186 for 31.0.15.5186, read as 551.86 (27.21.14.5541 →
-/// 455.41; the same reading as CaffeineMC/sodium's NvidiaDriverVersion.parse, and the 455.41 of
-/// 27.21.14.5541 matches the DirectX diagnostics in microsoft/WSL#6423). nullopt when the fields cannot be such a version (third < 10, fourth > 9999).
+/// 455.41), the reading CaffeineMC/sodium's NvidiaDriverVersion.parse makes. nullopt when the
+/// fields cannot be such a version (third < 10, fourth > 9999).
 std::optional<std::string> nvidia_version_of_windows(std::string_view file_version);
 
 }  // namespace cudoctor::formats
