@@ -102,6 +102,12 @@ DriverNeed driver_need(const snapshot::Snapshot& snap, std::optional<int> min_br
     return need;
 }
 
+std::string verify_installer_command(const std::string& file) {
+    // Exit 1 on a download cut short or corrupt ("gzip: stdin: invalid compressed data" only at
+    // the end of the install otherwise): the plan script stops here, before anything is installed.
+    return "cudoctor verify-installer " + file;
+}
+
 std::vector<std::string> nouveau_blacklist(const Distro& d) {
     return {"printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/blacklist-nouveau.conf",
             d.rebuild_initramfs()};
@@ -141,6 +147,7 @@ DriverInstall driver_install(const Distro& d, const DriverNeed& need, const kb::
         out.notes.push_back("Offline: the driver bundled in the CUDA runfile (" + need.offline_runfile_driver->str() +
                             "); copy the runfile here and check it with `cudoctor verify-installer` first.");
         if (d.apt()) out.commands.emplace_back("sudo apt-get install -y build-essential linux-headers-$(uname -r)   # from local media");
+        out.commands.push_back(verify_installer_command(*need.offline_runfile));
         out.commands.push_back(fmt::format("sudo sh {} --silent --driver{}", *need.offline_runfile, out.open ? " -m=kernel-open" : ""));
     } else if (d.ubuntu_family()) {
         out.source = DriverSource::distribution;
@@ -272,8 +279,10 @@ ToolkitInstall toolkit_install(const Distro& d, const Version& release_in, const
             const auto url =
                 kb.package_name("cuda_runfile_url", {{"release", release.str()}, {"runfile", out.runfile}})
                     .value_or("https://developer.download.nvidia.com/compute/cuda/" + release.str() + "/local_installers/" + out.runfile);
-            out.commands.push_back("wget -N " + url);
+            // -c resumes a download cut short (gigabytes over a flaky line) instead of starting over.
+            out.commands.push_back("wget -c " + url);
         }
+        out.commands.push_back(verify_installer_command(out.runfile));
         out.commands.push_back(fmt::format("sudo sh {} --silent --toolkit --toolkitpath={}", out.runfile, dir));
     }
     // The environment: this shell, future shells, and services (which read no ~/.bashrc).
@@ -346,6 +355,7 @@ CudnnInstall cudnn_install(const Distro& d, const Version& version, const Versio
         out.notes.emplace_back(
             "cp -P keeps the links (libcudnn.so → libcudnn.so.N → libcudnn.so.N.x.y): a plain cp copies each library three times "
             "and breaks the soname chain. Into the versioned folder, so switching /usr/local/cuda does not lose it.");
+        out.commands.push_back(verify_installer_command(archive + ".tar.xz"));
         out.commands.push_back(fmt::format("tar -xf {}.tar.xz", archive));
         out.commands.push_back(fmt::format("sudo mkdir -p {0}/include {0}/lib64", dir));
         out.commands.push_back(fmt::format("sudo cp -P {}/include/cudnn*.h {}/include/", archive, dir));

@@ -73,6 +73,9 @@ struct DriverInstall {
 /// `dkms autoinstall -k K`, then loading the module.
 [[nodiscard]] std::vector<std::string> kernel_module_rebuild(const Distro& d, const std::string& kernel, const kb::Kb& kb);
 
+/// `cudoctor verify-installer FILE` as a plan step between a download and its use: it exits 1 on
+/// a file cut short or corrupt, so a plan script (set -e) stops before running it.
+[[nodiscard]] std::string verify_installer_command(const std::string& file);
 /// The lines that blacklist nouveau and rebuild the initramfs (a reboot makes them take effect).
 [[nodiscard]] std::vector<std::string> nouveau_blacklist(const Distro& d);
 

@@ -12,6 +12,7 @@
 
 #include "integration/run_cudoctor.hpp"
 #include "support/temp_dir.hpp"
+#include "unit/installer_archives.hpp"
 
 namespace cudoctor::test::plan_script {
 namespace {
@@ -154,6 +155,72 @@ TEST(PlanScript, ScriptStopsAtAFailingDriverCheck) {
     auto good = run_program("/bin/bash", {script.string(), "2"}, env, std::chrono::seconds(30));
     EXPECT_EQ(good.err.find("step 1's check failed"), std::string::npos) << good.err;
     EXPECT_TRUE(std::filesystem::exists(log)) << good.describe() << good.out << good.err;
+}
+
+}  // namespace cudoctor::test::plan_script
+
+// --- download → verify-installer → run -------------------------------------------------------------
+
+namespace cudoctor::test::plan_script {
+
+TEST(PlanScript, RunfileIsDownloadedResumablyVerifiedThenRun) {
+    // CUDA 11.8 on Ubuntu 24.04: NVIDIA's repository has no cuda-toolkit-11-8, so the runfile.
+    auto run = run_cudoctor({"plan", "--cuda", "11.8", "--os", "ubuntu-24.04", "--gpu", "8.9", "--fresh", "--format", "script"});
+    ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
+    const std::string runfile = "cuda_11.8.0_520.61.05_linux.run";
+    const auto wget = run.out.find("wget -c https://developer.download.nvidia.com/compute/cuda/11.8.0/local_installers/" + runfile + "\n");
+    const auto verify = run.out.find("cudoctor verify-installer " + runfile + "\n");
+    const auto install = run.out.find("sudo sh " + runfile + " --silent --toolkit");
+    ASSERT_NE(wget, std::string::npos) << run.out;
+    ASSERT_NE(verify, std::string::npos) << run.out;
+    ASSERT_NE(install, std::string::npos) << run.out;
+    EXPECT_LT(wget, verify);
+    EXPECT_LT(verify, install);
+    const auto step = run.out.rfind("# ---- step ", wget);
+    ASSERT_NE(step, std::string::npos);
+    const std::string step_number = run.out.substr(step + 12, run.out.find(':', step) - step - 12);
+
+    // The "download": a real makeself installer; the fake wget copies it (or its first half) to the
+    // file name of the URL in the working folder, as wget does. Everything else is recorded.
+    TempDir tmp;
+    const auto whole = make_makeself(tmp, "whole.run", {"--sha256"}, "CUDA Installer", "pkg");
+    const auto half = tmp.path() / "half.run";
+    std::filesystem::copy_file(whole, half);
+    cut_tail(half, std::filesystem::file_size(whole) / 2);
+    const auto script = tmp.write("plan.sh", run.out);
+    const auto log = (tmp.path() / "calls.log").string();
+    const std::string recorder = "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> " + log + "\n";
+    for (const char* tool : {"sudo", "apt-get", "dpkg", "update-alternatives", "ldconfig"})
+        tmp.write(std::string("bin/") + tool, recorder, true);
+    tmp.write("bin/cudoctor", "#!/bin/sh\nexec '" + std::string(CUDOCTOR_BINARY) + "' \"$@\"\n", true);
+    tmp.write("work/.keep", "");
+    const std::vector<std::string> env = {"PATH=" + (tmp.path() / "bin").string() + ":/usr/bin:/bin", "HOME=" + tmp.str(), "LC_ALL=C"};
+    const auto run_step = [&](const std::filesystem::path& download) {
+        tmp.write("bin/wget",
+                  "#!/bin/sh\nfor a; do url=$a; done\necho \"wget $*\" >> " + log + "\ncp '" + download.string() +
+                      "' \"$(basename \"$url\")\"\n",
+                  true);
+        std::filesystem::remove(log);
+        std::filesystem::remove(tmp.path() / "work" / runfile);
+        return run_program("/bin/bash",
+                           {"-c", "cd '" + (tmp.path() / "work").string() + "' && bash '" + script.string() + "' " + step_number}, env,
+                           std::chrono::seconds(60));
+    };
+    const auto read_log = [&] {
+        std::ifstream in(log);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+
+    const auto cut = run_step(half);
+    EXPECT_NE(cut.exit_code, 0) << cut.describe() << cut.out << cut.err;
+    EXPECT_NE(cut.out.find("cut short"), std::string::npos) << cut.out << cut.err;
+    EXPECT_NE(read_log().find("wget -c "), std::string::npos) << read_log();
+    EXPECT_EQ(read_log().find("sh " + runfile), std::string::npos) << "a truncated runfile was run:\n" << read_log();
+    EXPECT_EQ(cut.out.find("every step done"), std::string::npos);
+
+    const auto good = run_step(whole);
+    EXPECT_NE(read_log().find("sudo sh " + runfile + " --silent --toolkit"), std::string::npos)
+        << good.describe() << good.out << good.err << read_log();
 }
 
 }  // namespace cudoctor::test::plan_script
