@@ -76,6 +76,8 @@ def convert(p: str) -> str:
         elif p.startswith("(?:", i):
             out.append("(")
             i += 3
+        elif i == 0 and p.startswith("(?m)"):
+            i += 4  # ^ and $ at line ends: what grep does anyway, one line at a time
         elif p.startswith("(?", i):
             raise ValueError("group flags: " + p)
         else:

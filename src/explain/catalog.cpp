@@ -44,8 +44,8 @@ Expected<std::vector<CatalogRow>> parse_catalog(std::string_view name, std::stri
         const auto* cause = find_cause(r.cause);
         if (!cause) return row.error("cause", "unknown cause '" + r.cause + "'");
         r.cause = std::string(cause->id);  // an old id (an alias for one release) names its new one
-        if (r.confidence != "high" && r.confidence != "medium" && r.confidence != "low")
-            return row.error("confidence", "must be high, medium or low");
+        if (r.confidence != "high" && r.confidence != "medium" && r.confidence != "low" && r.confidence != "context")
+            return row.error("confidence", "must be high, medium, low or context");
         if (r.literal.empty()) return row.error("literal", "empty");
         RE2 re(r.regex, options);
         if (!re.ok()) return row.error("regex", re.error());

@@ -25,7 +25,10 @@ namespace cudoctor::explain {
 struct CatalogRow {
     std::string pattern;                ///< stable id of the message ("torch-driver-too-old")
     std::string cause;                  ///< a cause id of causes.hpp (an old id in the table is read as its new one)
-    std::string confidence;             ///< "high" | "medium" | "low" (low rows only support a cause others found)
+    /// "high" | "medium" | "low" (low rows only support a cause others found) | "context" (the
+    /// setting a low signal means something in: a low row and a context row of one cause, both
+    /// matched, name it at medium: `Killed` in a build, `FileNotFoundError` after a Popen of nvidia-smi)
+    std::string confidence;
     std::string literal;                ///< a substring every match contains
     std::string regex;                  ///< RE2
     std::vector<std::string> captures;  ///< names of the capture groups, in order ("-" = unused)
@@ -33,7 +36,7 @@ struct CatalogRow {
 };
 
 /// Parses the catalog table `name` (for messages) from `text`. Errc::parse "NAME:LINE: …" for a
-/// malformed table, an unknown cause id, a confidence other than high/medium/low, a duplicated
+/// malformed table, an unknown cause id, a confidence other than high/medium/low/context, a duplicated
 /// pattern id, a regex RE2 rejects, or a captures list whose length differs from the regex's
 /// capture groups.
 [[nodiscard]] Expected<std::vector<CatalogRow>> parse_catalog(std::string_view name, std::string_view text);

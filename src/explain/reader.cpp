@@ -50,11 +50,22 @@ std::vector<Cause> Reader::causes() const {
             if (all[i].id == id) return i;
         return all.size();
     };
+    // A low signal in its setting (a low row and a context row of one cause, on any lines) is
+    // one medium signal; context alone is nothing, and two low rows stay low: each is weak.
+    std::vector<char> low(best.size(), 0), context(best.size(), 0);
     for (const auto& hit : m_scanner->hits()) {
         const auto& row = m_rows[hit.pattern];
         const auto ci = cause_index(row.cause);
-        if (ci < best.size()) best[ci] = std::max(best[ci], strength(row.confidence));
+        if (ci >= best.size()) continue;
+        if (row.confidence == "context") {
+            context[ci] = 1;
+            continue;
+        }
+        best[ci] = std::max(best[ci], strength(row.confidence));
+        low[ci] = low[ci] || row.confidence == "low";
     }
+    for (std::size_t ci = 0; ci < best.size(); ++ci)
+        if (best[ci] == 0 && low[ci] && context[ci]) best[ci] = 1;
     // A cause whose rows here are all low is named when a cause it is found with is present.
     for (std::size_t ci = 0; ci < best.size(); ++ci) {
         if (best[ci] != 0) continue;
