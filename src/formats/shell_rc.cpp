@@ -53,7 +53,10 @@ LineShape shape_of(std::string_view line) {
             word += '\\';
         } else if (c == '#' && word.empty()) {
             break;
-        } else if (c == '<' && line.substr(i).starts_with("<<") && !line.substr(i).starts_with("<<<")) {
+        } else if (c == '<' && line.substr(i).starts_with("<<<")) {  // a here-string: one word, on this line
+            end_word();
+            i += 2;
+        } else if (c == '<' && line.substr(i).starts_with("<<")) {
             // A here-document: its body lines are text for a command, not the shell's own lines.
             std::size_t k = i + 2;
             if (k < line.size() && line[k] == '-') ++k;
