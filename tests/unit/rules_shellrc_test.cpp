@@ -29,9 +29,9 @@ snapshot::Snapshot with_lines(std::vector<snapshot::StartupLine> lines) {
 
 }  // namespace shellrc_rules
 
-using ::testing::HasSubstr;
 using shellrc_rules::rc_line;
 using shellrc_rules::with_lines;
+using ::testing::HasSubstr;
 
 // --- shell-rc-overwrites-ld-library-path ---------------------------------------------------------
 
