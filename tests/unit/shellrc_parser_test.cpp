@@ -96,6 +96,25 @@ TEST(ShellrcParser, SkipsWhatItDoesNotFollow) {
     EXPECT_EQ(parse_shell_rc(rc, "").back().line, 26);
 }
 
+TEST(ShellrcParser, UbuntusDefaultsAndCondasInitBlockSetNothingAtTopLevel) {
+    const std::string rc =
+        "case $- in\n    *i*) ;;\n      *) return;;\nesac\n"
+        "HISTSIZE=1000\n"
+        "[ -x /usr/bin/lesspipe ] && eval \"$(SHELL=/bin/sh lesspipe)\"\n"
+        "case \"$TERM\" in xterm-color|*-256color) color_prompt=yes;; esac\n"
+        "PS1='${debian_chroot:+($debian_chroot)}\\u@\\h:\\w\\$ '\n"
+        "alias ls='ls --color=auto'\n"
+        "# >>> conda initialize >>>\n"
+        "__conda_setup=\"$('/home/dev/miniconda3/bin/conda' 'shell.bash' 'hook' 2> /dev/null)\"\n"
+        "if [ $? -eq 0 ]; then\n    eval \"$__conda_setup\"\nelse\n"
+        "    if [ -f \"/home/dev/miniconda3/etc/profile.d/conda.sh\" ]; then\n"
+        "        . \"/home/dev/miniconda3/etc/profile.d/conda.sh\"\n    else\n"
+        "        export PATH=\"/home/dev/miniconda3/bin:$PATH\"\n    fi\nfi\n"
+        "unset __conda_setup\n# <<< conda initialize <<<\n"
+        "export PATH=/usr/local/cuda-12.4/bin${PATH:+:${PATH}}\n";
+    EXPECT_EQ(sets(rc), (std::vector<std::string>{"HISTSIZE=1000", "PATH=/usr/local/cuda-12.4/bin${PATH:+:${PATH}}"}));
+}
+
 TEST(ShellrcParser, HereDocumentBodiesAreNotTheShellsLines) {
     EXPECT_EQ(sets("cat > ~/.cuda_env <<'EOF'\n"
                    "export PATH=/usr/local/cuda-11.2/bin:$PATH\n"
