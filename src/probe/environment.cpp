@@ -1,6 +1,7 @@
 // Environment probe: PATH and the nvcc it finds, LD_LIBRARY_PATH, CUDA_* variables, the
 // /usr/local/cuda link, /etc/ld.so.conf(.d), the loader cache, conda environments and the
-// virtual environment. Python site discovery lives in python_sites.cpp.
+// virtual environment. Python site discovery lives in python_sites.cpp, the shell start-up files
+// in startup_files.cpp.
 #include <algorithm>
 
 #include "common/text.hpp"
@@ -9,6 +10,7 @@
 #include "probe/cuda_libs.hpp"
 #include "probe/nvcc.hpp"
 #include "probe/python_sites.hpp"
+#include "probe/startup_files.hpp"
 
 namespace cudoctor::probe {
 namespace {
@@ -152,6 +154,7 @@ void probe_environment(Context& ctx) {
     env.cuda_path = ctx.host.env("CUDA_PATH");
     env.cuda_visible_devices = ctx.host.env("CUDA_VISIBLE_DEVICES");
     env.virtual_env = ctx.host.env("VIRTUAL_ENV");
+    read_startup_files(ctx);
     read_cuda_symlink(ctx);
     read_ld_so_conf(ctx, "/etc/ld.so.conf", 0);
     read_loader_cache(ctx);

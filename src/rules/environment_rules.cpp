@@ -1,10 +1,15 @@
 // Environment rules: LD_LIBRARY_PATH hygiene, a libcudart the loader cannot find, several
-// copies of one libcudart, and a conda runtime mixed with another.
+// copies of one libcudart, a conda runtime mixed with another, and the shell start-up lines
+// behind them (an LD_LIBRARY_PATH that wipes the old one, CUDA appended after an older nvcc,
+// CUDA_LAUNCH_BLOCKING left on, a removed toolkit still named).
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "common/text.hpp"
+#include "formats/shell_rc.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -147,6 +152,118 @@ std::vector<Finding> conda_runtime_conflict(const Snapshot& s, const kb::Kb&) {
                     ev)};
 }
 
+// --- shell start-up files -----------------------------------------------------------------------
+
+using snapshot::StartupLine;
+
+/// "/home/dev/.bashrc:12": where a start-up line is, as evidence names it.
+std::string where(const StartupLine& l) { return l.file + ":" + std::to_string(l.line); }
+
+/// `sed -i 'SCRIPT' FILE` for one line of a start-up file; the system's files need root.
+std::string sed_command(const StartupLine& l, const std::string& script) {
+    const bool users = l.file.starts_with("/home/");
+    return (users ? "" : "sudo ") + std::string("sed -i ") + text::shell_quote(script) + " " + text::shell_quote(l.file);
+}
+
+std::string comment_out(const StartupLine& l) { return sed_command(l, std::to_string(l.line) + "s/^/# /"); }
+
+/// A value this rule may write back into a start-up file unquoted (and into sed's `c` text, where
+/// a backslash would be an escape): folders, `$VAR` and `${…}` references only.
+bool writable_value(std::string_view v) {
+    return !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./:+-@%,~${}").find(c) != std::string_view::npos;
+    });
+}
+
+std::vector<Finding> rc_overwrites_ld_library_path(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    for (const auto& l : s.environment.startup_lines) {
+        // /etc/environment is read by pam_env before anything else sets the variable, and it
+        // expands no ${…}: there is nothing to wipe and no form to rewrite it in.
+        if (l.name != "LD_LIBRARY_PATH" || l.keeps_old || l.value.empty() || l.file == "/etc/environment") continue;
+        if (!l.missing_toolkits.empty()) continue;  // shell-rc-names-missing-toolkit says more
+        std::string value = l.value;
+        while (value.ends_with(':')) value.pop_back();
+        const std::string line = "export LD_LIBRARY_PATH=" + value + "${LD_LIBRARY_PATH:+:${LD_LIBRARY_PATH}}";
+        out.push_back(finding(fmt::format("{} sets LD_LIBRARY_PATH to {}, wiping what was there before", where(l), l.value),
+                              "Every shell that reads this file loses the LD_LIBRARY_PATH entries set before it: a conda "
+                              "environment's, a module's, the system's. Programs then load another libcudart or cuDNN than "
+                              "the one they were built with, or none (\"cannot open shared object file\").",
+                              writable_value(value)
+                                  ? "# keep the old entries after yours:\n" + sed_command(l, std::to_string(l.line) + "c " + line)
+                                  : "# in " + where(l) + ", write it as:\n# " + line,
+                              {{where(l), l.text}}));
+    }
+    return out;
+}
+
+std::vector<Finding> rc_appends_cuda_path(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    for (const auto& l : s.environment.startup_lines) {
+        if (l.name != "PATH" || l.nvcc_before.empty() || !l.missing_toolkits.empty()) continue;
+        // The same entries with the toolkit's bin folder first.
+        std::vector<std::string> rest;
+        bool only_old = true;
+        for (const auto& e : formats::path_entries(l.value, "PATH")) {
+            if (!e.old_value && e.dir == l.appended_dir) continue;
+            rest.push_back(e.old_value ? "${PATH}" : e.dir);
+            only_old = only_old && e.old_value;
+        }
+        std::string value = l.appended_dir;
+        if (only_old && rest.size() == 1) {
+            value += "${PATH:+:${PATH}}";
+        } else {
+            for (const auto& r : rest) value += ":" + r;
+        }
+        const std::string line = "export PATH=" + value;
+        out.push_back(finding(fmt::format("{} appends {} to PATH, after {}", where(l), l.appended_dir, l.nvcc_before),
+                              fmt::format("The shell takes the first nvcc on PATH: {} answers `nvcc`, not the toolkit this line "
+                                          "adds, so builds use another CUDA than the one installed for them.",
+                                          l.nvcc_before),
+                              writable_value(value) ? "# put the toolkit first:\n" + sed_command(l, std::to_string(l.line) + "c " + line)
+                                                    : "# in " + where(l) + ", write it as:\n# " + line,
+                              {{where(l), l.text}, {l.nvcc_before, "found first on that PATH"}}));
+    }
+    return out;
+}
+
+std::vector<Finding> launch_blocking_on(const Snapshot& s, const kb::Kb&) {
+    std::vector<Evidence> ev;
+    std::string fix;
+    for (const auto& l : s.environment.startup_lines) {
+        if (l.name != "CUDA_LAUNCH_BLOCKING" || l.value != "1") continue;
+        ev.push_back({where(l), l.text});
+        fix += comment_out(l) + "\n";
+    }
+    if (s.environment.cuda_launch_blocking == "1") {
+        ev.push_back({"env CUDA_LAUNCH_BLOCKING", "1"});
+        fix += "unset CUDA_LAUNCH_BLOCKING\n";
+    }
+    if (ev.empty()) return {};
+    fix.pop_back();
+    return {finding("CUDA_LAUNCH_BLOCKING=1 is left on: every kernel launch waits for the GPU",
+                    "A debugging switch: each launch becomes synchronous, so the CPU cannot queue work ahead and "
+                    "training or inference runs several times slower. Set it for one run when an error needs its "
+                    "real line (CUDA_LAUNCH_BLOCKING=1 python train.py), not in a start-up file.",
+                    fix, ev)};
+}
+
+std::vector<Finding> rc_names_missing_toolkit(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    for (const auto& l : s.environment.startup_lines) {
+        if (l.missing_toolkits.empty()) continue;
+        std::string list;
+        for (const auto& t : l.missing_toolkits) list += (list.empty() ? "" : ", ") + t;
+        out.push_back(finding(fmt::format("{} names {}, which is not installed", where(l), list),
+                              fmt::format("A toolkit that was removed (or a version typo): {} points at nothing, so the nvcc, "
+                                          "libraries or CUDA_HOME meant to come from there are found somewhere else, or not at all.",
+                                          l.name),
+                              "# the line does nothing useful any more; comment it out:\n" + comment_out(l),
+                              {{where(l), l.text}, {l.missing_toolkits.front(), "does not exist"}}));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<Rule> environment_rules() {
@@ -164,6 +281,20 @@ std::vector<Rule> environment_rules() {
         {"conda-cuda-runtime-conflict", Layer::environment, Severity::warning,
          "a conda env's CUDA runtime and another one are both on the loader path",
          "The active conda env has its own libcudart while LD_LIBRARY_PATH or the loader cache brings another.", conda_runtime_conflict},
+        {"shell-rc-overwrites-ld-library-path", Layer::environment, Severity::warning,
+         "a shell start-up line sets LD_LIBRARY_PATH without keeping its old value",
+         "Reads ~/.bashrc, ~/.profile, ~/.zshrc, /etc/profile.d/* …; the fix rewrites the line in the ${LD_LIBRARY_PATH:+:…} form.",
+         rc_overwrites_ld_library_path},
+        {"shell-rc-appends-cuda-path", Layer::environment, Severity::warning,
+         "a shell start-up line appends a toolkit's bin after PATH, where another nvcc wins",
+         "Fires only when a folder before it on that PATH really holds another nvcc (Ubuntu's /usr/bin/nvcc); the fix prepends.",
+         rc_appends_cuda_path},
+        {"cuda-launch-blocking-left-on", Layer::environment, Severity::warning,
+         "CUDA_LAUNCH_BLOCKING=1 set in a start-up file or the environment",
+         "Every kernel launch synchronous; the fix comments the line out and unsets the variable.", launch_blocking_on},
+        {"shell-rc-names-missing-toolkit", Layer::environment, Severity::warning,
+         "a shell start-up line names a /usr/local/cuda-X.Y folder that does not exist",
+         "A removed toolkit still on PATH, LD_LIBRARY_PATH or CUDA_HOME; the fix comments the line out.", rc_names_missing_toolkit},
     };
 }
 

@@ -103,6 +103,10 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "cudart-not-loadable", .layer = Layer::environment},
     {.id = "multiple-cudart-on-loader-path", .layer = Layer::environment},
     {.id = "conda-cuda-runtime-conflict", .layer = Layer::environment},
+    {.id = "shell-rc-overwrites-ld-library-path", .layer = Layer::environment},
+    {.id = "shell-rc-appends-cuda-path", .layer = Layer::environment},
+    {.id = "cuda-launch-blocking-left-on", .layer = Layer::environment},
+    {.id = "shell-rc-names-missing-toolkit", .layer = Layer::environment},
 });
 // clang-format on
 

@@ -177,6 +177,23 @@ struct LibraryPathEntry {
     friend bool operator==(const LibraryPathEntry&, const LibraryPathEntry&) = default;
 };
 
+/// A top-level assignment in a shell start-up file (~/.bashrc, /etc/profile.d/*, /etc/environment)
+/// to PATH, LD_LIBRARY_PATH or CUDA_LAUNCH_BLOCKING, or to any variable naming /usr/local/cuda*.
+struct StartupLine {
+    std::string file;        ///< machine path: "/home/dev/.bashrc"
+    int line = 0;            ///< 1-based
+    std::string text;        ///< the line as written
+    std::string name;        ///< the variable it sets
+    std::string value;       ///< quotes removed, ~ and $HOME replaced by the home
+    bool keeps_old = false;  ///< the value refers to the variable's old value
+    /// PATH lines that append a toolkit's bin folder after the old PATH: the other nvcc a folder
+    /// before it holds (first found), "" when none does. `appended_dir` is that bin folder.
+    std::string nvcc_before;
+    std::string appended_dir;
+    std::vector<std::string> missing_toolkits;  ///< /usr/local/cuda-X.Y folders it names that do not exist
+    friend bool operator==(const StartupLine&, const StartupLine&) = default;
+};
+
 /// One CUDA-related entry of the loader cache (/etc/ld.so.cache).
 struct LoaderEntry {
     std::string soname;    ///< "libcudart.so.12"
@@ -202,6 +219,8 @@ struct Environment {
     std::vector<std::string> conda_envs;       ///< conda environments found
     std::optional<std::string> active_conda_env;
     std::optional<std::string> virtual_env;
+    std::optional<std::string> cuda_launch_blocking;
+    std::vector<StartupLine> startup_lines;  ///< in the order the files were read
     std::vector<Evidence> evidence;
     friend bool operator==(const Environment&, const Environment&) = default;
 };

@@ -59,9 +59,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Python, interpreter, version, site, has_headers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryPathEntry, path, exists, empty, real_path, cuda_libraries)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderEntry, soname, path, arch, real_dir)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StartupLine, file, line, text, name, value, keeps_old, nvcc_before, appended_dir,
+                                                missing_toolkits)
+// cuda_launch_blocking and startup_lines are absent from snapshots written before the start-up
+// files were read: they read as unset and none.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path, nvcc_on_path_real, ld_library_path, cuda_home, cuda_path,
                                                 cuda_visible_devices, cuda_symlink, cuda_symlink_dangling, ld_so_conf_dirs,
-                                                loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env, evidence)
+                                                loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env,
+                                                cuda_launch_blocking, startup_lines, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel, build_error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc, gcc_default, gcc_installed,
                                                 c_compiler, wsl, wsl_gpu, container, virtualization, secure_boot, dkms, evidence)

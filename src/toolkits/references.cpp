@@ -4,11 +4,11 @@
 #include <set>
 
 #include "common/text.hpp"
+#include "probe/startup_files.hpp"
 
 namespace cudoctor::toolkits {
 namespace {
 
-constexpr std::size_t kRcCap = 1u << 20;  // a start-up file past 1 MiB is not one people edit
 constexpr int kModuleDepth = 4;
 constexpr std::size_t kMaxModuleFiles = 2000;
 
@@ -41,27 +41,6 @@ bool names_folder(std::string_view line, std::string_view dir) {
     return false;
 }
 
-std::vector<std::string> shell_rc_files(const host::Host& host) {
-    std::vector<std::string> files = {"/etc/profile",    "/etc/bash.bashrc",  "/etc/environment", "/etc/zsh/zshrc",
-                                      "/etc/zsh/zshenv", "/etc/zsh/zprofile", "/etc/zshrc",       "/etc/fish/config.fish"};
-    for (const auto& f : host.glob("/etc/profile.d", "*")) files.push_back(f);
-    for (const auto& f : host.glob("/etc/fish/conf.d", "*.fish")) files.push_back(f);
-    std::set<std::string> homes = {"/root"};
-    for (const auto& h : host.glob("/home", "*")) homes.insert(h);
-    if (auto passwd = host.read_file("/etc/passwd", 1u << 20)) {
-        for (auto line : text::lines(*passwd)) {
-            auto fields = text::split(line, ':');
-            if (fields.size() >= 6 && fields[5].starts_with("/home/")) homes.insert(std::string(fields[5]));
-        }
-    }
-    for (const auto& home : homes) {
-        for (const char* rc :
-             {".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".config/fish/config.fish"})
-            files.push_back(host::join(home, rc));
-    }
-    return files;
-}
-
 ReferenceIndex::ReferenceIndex(const host::Host& host) : m_host(host) {
     add_text(RefKind::ld_so_conf, "/etc/ld.so.conf");
     for (const auto& f : host.glob("/etc/ld.so.conf.d", "*.conf")) add_text(RefKind::ld_so_conf, f);
@@ -69,7 +48,7 @@ ReferenceIndex::ReferenceIndex(const host::Host& host) : m_host(host) {
         if (auto t = host.read_link(link)) m_files.push_back({RefKind::alternatives, link, {}, *t, true});
     }
     for (const auto& f : host.glob("/var/lib/dpkg/alternatives", "cuda*")) add_text(RefKind::alternatives, f);
-    for (const auto& f : shell_rc_files(host)) add_text(RefKind::shell_rc, f);
+    for (const auto& f : probe::shell_rc_files(host)) add_text(RefKind::shell_rc, f);
     std::vector<std::string> module_dirs = {"/usr/share/modules/modulefiles",
                                             "/etc/environment-modules/modulefiles",
                                             "/usr/share/modulefiles",
@@ -90,7 +69,7 @@ ReferenceIndex::ReferenceIndex(const host::Host& host) : m_host(host) {
 
 void ReferenceIndex::add_text(RefKind kind, const std::string& path) {
     if (!m_host.is_file(path)) return;
-    auto data = m_host.read_file(path, kRcCap);
+    auto data = m_host.read_file(path, probe::kRcCap);
     if (!data) return;
     if (std::any_of(m_files.begin(), m_files.end(), [&](const File& f) { return f.path == path; })) return;
     m_files.push_back({kind, path, std::move(*data), {}, false});
@@ -106,7 +85,7 @@ void ReferenceIndex::walk_modules(const std::string& dir, int depth) {
         auto st = m_host.lstat(p);
         if (!st) continue;
         if (st->type == host::FileType::directory) walk_modules(p, depth + 1);
-        else if (st->type == host::FileType::regular && st->size < kRcCap) add_text(RefKind::modulefile, p);
+        else if (st->type == host::FileType::regular && st->size < probe::kRcCap) add_text(RefKind::modulefile, p);
     }
 }
 

@@ -54,7 +54,4 @@ class ReferenceIndex {
     std::vector<File> m_files;
 };
 
-/// The shell start-up files cudoctor reads: system-wide and each user's.
-std::vector<std::string> shell_rc_files(const host::Host& host);
-
 }  // namespace cudoctor::toolkits

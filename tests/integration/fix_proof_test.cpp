@@ -1,6 +1,7 @@
 // Every fix `check` gives is proven, on every fixture machine. For each finding:
 //   * a fix made of file operations and environment lines (ln, cp, tee into /etc, ldconfig,
-//     export/unset, mkdir, rm) is carried out on a copy of the machine, and `check` runs again:
+//     export/unset, mkdir, rm, and `sed -i` with the line-edit scripts of fix_sed_script, run by
+//     the real sed) is carried out on a copy of the machine, and `check` runs again:
 //     the finding is gone and no new warning or error appears;
 //   * a fix that installs packages names only packages the KB's tables know for that machine's
 //     distribution and release (`apt-get install`), and pip requirements that name wheels that
@@ -321,6 +322,11 @@ Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env,
                 v.file_steps = true;
                 if (root)
                     for (const auto& f : ops) fs::remove_all(root->path() / f.substr(1));
+            } else if (cmd == "sed" && w.size() == 4 && w[1] == "-i" && cudoctor::test::fix_sed_script(w[2]) && w[3].starts_with('/')) {
+                // One line of a start-up file changed, commented out or deleted: the real sed on the copy's file.
+                v.file_steps = true;
+                if (root && !cudoctor::test::run_sed_in_place(w[2], (root->path() / w[3].substr(1)).string()))
+                    v.apply_errors.push_back(line + ": sed failed on the copy");
             } else if (cmd == "ldconfig" && w.size() == 1) {
                 v.file_steps = true;
                 if (root && !run_ldconfig(root->path())) v.apply_errors.push_back("ldconfig -r failed");

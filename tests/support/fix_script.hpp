@@ -2,9 +2,14 @@
 // The commands of a finding's fix, read as the shell would read them, so a test can carry them
 // out on a copy of a fixture machine: words (quotes and backslashes removed, `#` comments
 // dropped), split into commands at `&&`, `||`, `;` and `|`. Only what fixes write is
-// understood; anything else keeps its words and is the caller's to classify.
+// understood; anything else keeps its words and is the caller's to classify. The few sed
+// scripts fixes use on start-up files are carried out by the real sed.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <map>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -161,6 +166,28 @@ inline std::string printf_text(const std::string& format) {
         }
     }
     return out;
+}
+
+/// The sed scripts fixes write to edit one line of a start-up file, and only those: `Nc TEXT`
+/// (GNU sed's one-line change), `Ns/^/# /` (comment out) and `Nd` (delete).
+inline bool fix_sed_script(const std::string& script) {
+    static const std::regex form(R"(^[1-9][0-9]*(c [^\\\n]+|s/\^/# /|d)$)");
+    return std::regex_match(script, form);
+}
+
+/// Runs the real `/usr/bin/sed -i SCRIPT FILE` (no shell: the script is one argument, as the
+/// shell hands it over after removing its quotes). True when sed exits 0.
+inline bool run_sed_in_place(const std::string& script, const std::string& file) {
+    const pid_t pid = ::fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+        const char* argv[] = {"sed", "-i", script.c_str(), file.c_str(), nullptr};
+        ::execv("/usr/bin/sed", const_cast<char* const*>(argv));
+        ::_exit(127);
+    }
+    int status = 0;
+    if (::waitpid(pid, &status, 0) != pid) return false;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 }  // namespace cudoctor::test
