@@ -14,6 +14,10 @@
 #include "compare/precision.hpp"
 #include "compare/tolerance.hpp"
 
+// In a namespace of its own: a global using-directive for cudoctor::compare would hide any
+// `compare(…)` of a header a later file of the unity build includes (fmt's bigint).
+namespace compare_metrics_test {
+
 using namespace cudoctor;
 using namespace cudoctor::compare;
 using formats::DType;
@@ -215,3 +219,5 @@ TEST(ComparePrecision, Float32HoldingNarrowerValues) {
     const std::vector<double> wide{1.5};
     EXPECT_EQ(narrower_values({"d", DType::f64, {1}, std::string_view(reinterpret_cast<const char*>(wide.data()), 8)}), std::nullopt);
 }
+
+}  // namespace compare_metrics_test

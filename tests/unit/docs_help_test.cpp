@@ -13,6 +13,10 @@
 #include "support/files.hpp"
 #include "support/help_text.hpp"
 
+// A namespace of its own: a global using-directive for cudoctor would hide the `compare(…)` of
+// headers later files of the unity build include (cudoctor::compare against fmt's bigint).
+namespace docs_help_test {
+
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
@@ -144,3 +148,5 @@ TEST(DocsHelp, DescribeCliSortsValueKinds) {
     EXPECT_TRUE(a.positionals[0].repeatable);
     EXPECT_TRUE(a.positionals[0].required);
 }
+
+}  // namespace docs_help_test

@@ -13,6 +13,10 @@
 #include "integration/run_cudoctor.hpp"
 #include "support/files.hpp"
 
+// A namespace of its own: a global using-directive for cudoctor would hide the `compare(…)` of
+// headers later files of the unity build include (cudoctor::compare against fmt's bigint).
+namespace docs_man_test {
+
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
@@ -101,3 +105,5 @@ TEST(DocsMan, RealPageHasEverySubcommandAndNoHiddenOne) {
     for (const char* section : {".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH GLOBAL OPTIONS"})
         EXPECT_NE(run.out.find(section), std::string::npos) << section;
 }
+
+}  // namespace docs_man_test

@@ -10,6 +10,10 @@
 #include "kb/embedded.hpp"
 #include "support/temp_dir.hpp"
 
+// A namespace of its own: a global using-directive for cudoctor would hide the `compare(…)` of
+// headers later files of the unity build include (cudoctor::compare against fmt's bigint).
+namespace docs_version_test {
+
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
@@ -108,3 +112,5 @@ TEST(DocsVersion, RealBinaryShowsKbOverrides) {
     auto alone = test::run_cudoctor({"--kb", kb.str()});
     EXPECT_EQ(alone.exit_code, 2) << alone.describe() << alone.out;
 }
+
+}  // namespace docs_version_test
