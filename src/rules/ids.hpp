@@ -103,6 +103,7 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "cudart-not-loadable", .layer = Layer::environment},
     {.id = "multiple-cudart-on-loader-path", .layer = Layer::environment},
     {.id = "conda-cuda-runtime-conflict", .layer = Layer::environment},
+    {.id = "cudnn-links-flattened", .layer = Layer::cudnn},
 });
 // clang-format on
 
