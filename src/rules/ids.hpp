@@ -104,6 +104,7 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "multiple-cudart-on-loader-path", .layer = Layer::environment},
     {.id = "conda-cuda-runtime-conflict", .layer = Layer::environment},
     {.id = "cudnn-links-flattened", .layer = Layer::cudnn},
+    {.id = "distro-cuda-toolkit-old", .layer = Layer::toolkit},
 });
 // clang-format on
 

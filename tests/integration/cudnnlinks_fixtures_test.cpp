@@ -1,6 +1,6 @@
-// check on the machine of cudnn-links-flattened (tests/fixtures/README.md tells its story): the
-// fixture is real (ldconfig kept the copies), the finding says and fixes exactly that, and every
-// other fixture machine stays silent.
+// check on the machines of cudnn-links-flattened and distro-cuda-toolkit-old
+// (tests/fixtures/README.md tells each machine's story): where each fires, what it says, fixes and
+// explains, and that every other fixture machine stays silent.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,6 +17,8 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 const std::string kFlattened = "ubuntu2204-cudnn-flattened";
+const std::string kDistroWins = "ubuntu2204-distro-nvcc-wins";
+const std::string kDistroOnly = "ubuntu2204-distro-cuda-toolkit";
 const std::string kLib = "/usr/local/cuda-12.4/targets/x86_64-linux/lib";
 
 json check_json(const std::string& scenario) {
@@ -69,6 +71,43 @@ TEST(CudnnlinksFixtures, EveryOtherMachineIsSilent) {
         auto run = run_cudoctor({"check", "--json", "--root", e.path().string()});
         if (run.exit_code != 0 && run.exit_code != 1) continue;  // not a machine check reads (its own tests say why)
         EXPECT_EQ(finding(json::parse(run.out), "cudnn-links-flattened"), nullptr) << e.path().filename();
+    }
+}
+
+TEST(CudnnlinksDistroFixtures, DistroNvccWinningOverNvidiasToolkitFiresAndExplainsTheRest) {
+    const auto snap = check_json(kDistroWins);
+    const json* f = finding(snap, "distro-cuda-toolkit-old");
+    ASSERT_NE(f, nullptr) << snap["findings"].dump(2);
+    EXPECT_EQ((*f)["title"], "nvcc on PATH is the distribution's nvidia-cuda-toolkit, CUDA 11.5.1 (/usr/lib/nvidia-cuda-toolkit/bin/nvcc)");
+    const std::string why = (*f)["why"];
+    EXPECT_NE(why.find("CUDA 12.4.131 (/usr/local/cuda-12.4) is installed but loses on PATH"), std::string::npos) << why;
+    EXPECT_NE(why.find("needs CUDA ≥ 11.8"), std::string::npos) << why;
+    EXPECT_NE(why.find("torch 2.4.0"), std::string::npos) << why;
+    EXPECT_TRUE((*f)["fix"].get<std::string>().starts_with("export PATH=/usr/local/cuda/bin${PATH:+:$PATH}\n")) << (*f)["fix"];
+    for (const std::string effect : {"nvcc-shadowed", "gpu-arch-unsupported-by-toolkit", "extension-build-cuda-mismatch"}) {
+        const json* e = finding(snap, effect);
+        ASSERT_NE(e, nullptr) << effect << "\n" << snap["findings"].dump(2);
+        EXPECT_EQ((*e)["consequence_of"], "distro-cuda-toolkit-old") << effect;
+    }
+}
+
+TEST(CudnnlinksDistroFixtures, DistroToolkitThatServesTheMachineIsFoundAndSilent) {
+    const auto snap = check_json(kDistroOnly);
+    const json* tk = find_by(snap["toolkits"], "path", "/usr/lib/nvidia-cuda-toolkit");
+    ASSERT_NE(tk, nullptr) << snap["toolkits"].dump(2);
+    EXPECT_EQ((*tk)["version"], "11.5.1");
+    EXPECT_EQ((*tk)["install_method"], "deb");
+    EXPECT_TRUE((*tk)["first_on_path"].get<bool>());
+    EXPECT_EQ(finding(snap, "distro-cuda-toolkit-old"), nullptr) << snap["findings"].dump(2);
+    EXPECT_EQ(finding(snap, "gpu-arch-unsupported-by-toolkit"), nullptr) << snap["findings"].dump(2);  // RTX 3070: CUDA ≥ 11.1
+}
+
+TEST(CudnnlinksDistroFixtures, EveryOtherMachineIsSilent) {
+    for (const auto& e : fs::directory_iterator(CUDOCTOR_ROOTS_DIR)) {
+        if (!e.is_directory() || e.path().filename() == kDistroWins) continue;
+        auto run = run_cudoctor({"check", "--json", "--root", e.path().string()});
+        if (run.exit_code != 0 && run.exit_code != 1) continue;  // not a machine check reads (its own tests say why)
+        EXPECT_EQ(finding(json::parse(run.out), "distro-cuda-toolkit-old"), nullptr) << e.path().filename();
     }
 }
 
