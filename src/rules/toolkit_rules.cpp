@@ -239,11 +239,12 @@ std::vector<Finding> distro_toolkit_old(const Snapshot& s, const kb::Kb& kb) {
         fix = recipe::toolkit_fix(s, needed ? *needed : mm, kb) + "\n";
     }
     fix += "# or remove the distribution's old one: sudo apt-get remove nvidia-cuda-toolkit";
-    return {finding(fmt::format("nvcc on PATH is the distribution's nvidia-cuda-toolkit, CUDA {} ({})", d->version, d->nvcc_path),
-                    fmt::format("`apt install nvidia-cuda-toolkit` installs the distribution's own, old CUDA and its /usr/bin/nvcc, "
-                                "which comes before /usr/local/cuda/bin on most PATHs. On this machine that matters: {}.",
-                                why_here),
-                    fix, std::move(ev))};
+    return {
+        finding(fmt::format("nvcc on PATH is the distribution's nvidia-cuda-toolkit, CUDA {} ({})", d->version, d->nvcc_path),
+                fmt::format("`apt install nvidia-cuda-toolkit` installs the distribution's own, old CUDA and its /usr/bin/nvcc, "
+                            "which wins wherever NVIDIA's bin/ folder is not put before /usr/bin on PATH. On this machine that matters: {}.",
+                            why_here),
+                fix, std::move(ev))};
 }
 
 }  // namespace
