@@ -52,7 +52,7 @@ struct CauseOf {
     RuleId cause;
     RuleId effect;
 };
-constexpr std::array<CauseOf, 14> kCauses = {{
+constexpr std::array<CauseOf, 13> kCauses = {{
     {"driver-module-not-built-for-kernel", "gpu-without-driver"},
     {"nvcc-shadowed", "cuda-home-invalid"},
     {"nouveau-loaded", "gpu-without-driver"},
@@ -65,7 +65,6 @@ constexpr std::array<CauseOf, 14> kCauses = {{
     {"toolkit-not-on-path", "cudart-not-loadable"},
     {"driver-library-mismatch", "driver-too-old-for-framework"},
     {"distro-cuda-toolkit-old", "nvcc-shadowed"},
-    {"distro-cuda-toolkit-old", "gpu-arch-unsupported-by-toolkit"},
     {"distro-cuda-toolkit-old", "extension-build-cuda-mismatch"},
 }};
 

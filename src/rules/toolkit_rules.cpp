@@ -17,8 +17,15 @@ using snapshot::Layer;
 using snapshot::Severity;
 using snapshot::Snapshot;
 
+bool is_distro_toolkit(const snapshot::Toolkit& tk);
+std::vector<Finding> distro_toolkit_old(const Snapshot& s, const kb::Kb& kb);
+
 std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
+    // The distribution's toolkit that wins on PATH is reported by distro-cuda-toolkit-old, which
+    // names this GPU among its reasons: its finding here follows from that one (and only its: a
+    // kCauses row would also claim the findings of other toolkits).
+    const bool distro_reported = !distro_toolkit_old(s, kb).empty();
     for (const auto& g : s.gpus) {
         if (g.compute_capability.empty()) continue;
         auto range = kb.toolkits_supporting(g.compute_capability);
@@ -38,6 +45,7 @@ std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb
                                       "gpu architecture\", and code it builds has no kernel for the GPU (\"no kernel image is "
                                       "available for execution on the device\").",
                                       recipe::toolkit_fix(s, range->first, kb), ev));
+                if (distro_reported && tk.first_on_path && is_distro_toolkit(tk)) out.back().consequence_of = "distro-cuda-toolkit-old";
             } else if (range->last && mm > *range->last) {
                 out.push_back(finding(fmt::format("{} no longer supports the {} (compute {}): the last toolkit for it is CUDA {}",
                                                   toolkit_label(tk), g.name, g.compute_capability, range->last->str()),

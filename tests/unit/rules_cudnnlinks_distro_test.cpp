@@ -69,6 +69,17 @@ TEST(CudnnlinksDistroRules, DistroNvccTooOldForTheGpuFiresAndInstallsNvidiasTool
     EXPECT_EQ(arch[0].consequence_of, "distro-cuda-toolkit-old");
 }
 
+TEST(CudnnlinksDistroRules, OnlyTheDistroToolkitsArchFindingFollowsFromIt) {
+    auto s = distro_machine("8.9");
+    s.toolkits.push_back(toolkit("11.4.152"));  // NVIDIA's 11.4, also too old for Ada, not on PATH
+    ASSERT_EQ(fired("distro-cuda-toolkit-old", s).size(), 1u);
+    const auto arch = fired("gpu-arch-unsupported-by-toolkit", s);
+    ASSERT_EQ(arch.size(), 2u);
+    for (const auto& f : arch)
+        EXPECT_EQ(f.consequence_of, f.title.find("/usr/lib/nvidia-cuda-toolkit") != std::string::npos ? "distro-cuda-toolkit-old" : "")
+            << f.title;
+}
+
 TEST(CudnnlinksDistroRules, DistroNvccOlderThanTorchsCudaMajorFires) {
     auto s = distro_machine("8.6");
     s.frameworks = {framework("torch", "2.4.0", "12.1")};
