@@ -3,6 +3,7 @@
 // (header and library names), the CUDA major it is built for, and whether the loader finds it.
 #include <algorithm>
 #include <array>
+#include <map>
 
 #include <re2/re2.h>
 
@@ -116,6 +117,66 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
             return std::nullopt;
         }
     return BuiltFor{std::to_string(found.front().first), found.front().second};
+}
+
+/// How many bytes of two same-sized files are compared to call one a copy of the other: enough
+/// to tell two builds apart (ELF headers, section tables, build ids sit early), cheap where the
+/// files are gigabytes.
+constexpr std::size_t kCopyCompareBytes = 64u << 10;
+
+/// "libcudnn_ops.so.9.1.0" → "libcudnn_ops"; "" for a name that is no cuDNN library name.
+std::string cudnn_library_stem(std::string_view name) {
+    static const RE2 kName(R"((libcudnn[a-z0-9_]*)\.so(?:\.\d+)*)");
+    std::string stem;
+    if (!RE2::FullMatch(name, kName, &stem)) return {};
+    return stem;
+}
+
+/// The library chains in `dir` whose short names are copies of the real file instead of links: a
+/// tar archive copied without `cp -P`. A name counts as a copy only when it is a regular file of
+/// the real file's size with the same first bytes; a chain of links, a single file (a wheel's
+/// libcudnn.so.9) or files that differ say nothing.
+std::vector<snapshot::CudnnFlattenedChain> flattened_chains(Context& ctx, const std::string& dir) {
+    std::vector<snapshot::CudnnFlattenedChain> out;
+    // WSL's driver folder holds regular files by design (and no cuDNN): never judged.
+    if (dir == "/usr/lib/wsl" || dir.starts_with("/usr/lib/wsl/")) return out;
+    auto names = ctx.host.list_dir(dir);
+    if (!names) return out;
+    std::map<std::string, std::vector<std::string>> chains;
+    for (const auto& n : *names)
+        if (auto stem = cudnn_library_stem(n); !stem.empty()) chains[stem].push_back(n);
+    for (const auto& [stem, group] : chains) {
+        // Each release's real file is a name no other name extends (libcudnn.so.9.1.0, not
+        // libcudnn.so.9); its chain is the names it extends, most precise first.
+        for (const auto& leaf : group) {
+            const bool extended = std::any_of(group.begin(), group.end(), [&](const std::string& n) { return n.starts_with(leaf + "."); });
+            if (extended) continue;
+            std::vector<std::string> chain = {leaf};
+            for (const auto& n : group)
+                if (leaf.starts_with(n + ".")) chain.push_back(n);
+            if (chain.size() < 2) continue;
+            std::sort(chain.begin() + 1, chain.end(), [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+            const std::string real = host::join(dir, leaf);
+            auto real_info = ctx.host.lstat(real);
+            if (!real_info || real_info->type != host::FileType::regular || real_info->size == 0) continue;
+            std::optional<std::string> real_head;
+            snapshot::CudnnFlattenedChain c{leaf, chain, {}, real_info->size};
+            for (std::size_t i = 1; i < chain.size(); ++i) {
+                const std::string path = host::join(dir, chain[i]);
+                auto info = ctx.host.lstat(path);
+                if (!info || info->type != host::FileType::regular || info->size != real_info->size) continue;
+                if (!real_head) {
+                    auto head = ctx.host.read_head(real, kCopyCompareBytes);
+                    if (!head) break;
+                    real_head = std::move(*head);
+                }
+                auto head = ctx.host.read_head(path, kCopyCompareBytes);
+                if (head && *head == *real_head) c.copies.push_back(chain[i]);
+            }
+            if (!c.copies.empty()) out.push_back(std::move(c));
+        }
+    }
+    return out;
 }
 
 bool loader_visible(Context& ctx, const std::string& lib_dir) {
@@ -264,6 +325,7 @@ void probe_cudnn(Context& ctx) {
         }
         if (c.version.empty()) continue;
         c.loader_visible = loader_visible(ctx, copy.lib_dir);
+        c.flattened = flattened_chains(ctx, copy.lib_dir);
         ctx.snap.cudnn.push_back(std::move(c));
     }
 }

@@ -1,11 +1,12 @@
-// cuDNN rules: built for another CUDA major, headers and libraries of different releases, and
-// cuDNN only inside a toolkit that is not the default.
+// cuDNN rules: built for another CUDA major, headers and libraries of different releases, cuDNN
+// only inside a toolkit that is not the default, and library links copied as files.
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "recipe/build_targets.hpp"
 #include "recipe/install.hpp"
+#include "report/style.hpp"
 #include "rules/rule_util.hpp"
 
 namespace cudoctor::rules::detail {
@@ -162,6 +163,45 @@ std::vector<Finding> missing_in_default_toolkit(const Snapshot& s, const kb::Kb&
                      {"/usr/local/cuda", "-> " + def->path}})};
 }
 
+/// The `ln` lines that turn a flattened chain back into links, each name pointing to the next more
+/// precise one (libcudnn.so → libcudnn.so.9 → libcudnn.so.9.1.0), as the archive ships them.
+std::string relink_lines(const std::string& dir, const snapshot::CudnnFlattenedChain& chain) {
+    std::string out;
+    for (std::size_t i = 1; i < chain.names.size(); ++i)
+        if (std::find(chain.copies.begin(), chain.copies.end(), chain.names[i]) != chain.copies.end())
+            out += fmt::format("sudo ln -sf {} {}/{}\n", chain.names[i - 1], dir, chain.names[i]);
+    return out;
+}
+
+std::vector<Finding> links_flattened(const Snapshot& s, const kb::Kb&) {
+    std::vector<Finding> out;
+    for (const auto& c : s.cudnn) {
+        if (c.flattened.empty()) continue;
+        std::uint64_t wasted = 0;
+        std::size_t copies = 0;
+        std::string fix;
+        std::vector<Evidence> evidence;
+        for (const auto& chain : c.flattened) {
+            wasted += chain.size * chain.copies.size();
+            copies += chain.copies.size();
+            fix += relink_lines(c.path, chain);
+            evidence.push_back({c.path + "/" + chain.real_file, fmt::format("{} bytes; regular files of the same size and first bytes: {}",
+                                                                            chain.size, report::join(chain.copies, ", "))});
+        }
+        fix += "sudo ldconfig";
+        out.push_back(finding(fmt::format("cuDNN at {}: {} copied as {} instead of {} ({} wasted)", c.path,
+                                          copies == 1 ? std::string("1 library name") : fmt::format("{} library names", copies),
+                                          copies == 1 ? "a file" : "files", copies == 1 ? "a link" : "links",
+                                          report::bytes_text(static_cast<double>(wasted), report::ByteStyle::one_decimal)),
+                              "cuDNN's archive ships each library once with its short names as symbolic links "
+                              "(libcudnn.so → libcudnn.so.9 → libcudnn.so.9.1.0); a copy without `cp -P` turned every link into a "
+                              "full copy: the space is wasted, `ldconfig` warns \"is not a symbolic link\", and a later upgrade "
+                              "that replaces only the real file leaves the old copies to be loaded by their short names.",
+                              fix, std::move(evidence)));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<Rule> cudnn_rules() {
@@ -179,6 +219,10 @@ std::vector<Rule> cudnn_rules() {
          "Switching /usr/local/cuda loses cuDNN; the fix copies it only when its libraries are built for the default "
          "toolkit's CUDA major, else installs cuDNN built for that major.",
          missing_in_default_toolkit},
+        {"cudnn-links-flattened", Layer::cudnn, Severity::warning, "cuDNN's library links were copied as full files",
+         "Reads each cuDNN folder's name chains (libcudnn*.so, .so.N, .so.N.x.y): names that are regular files of the real "
+         "file's size and first bytes instead of links. The fix re-creates the links and refreshes the loader cache.",
+         links_flattened},
     };
 }
 

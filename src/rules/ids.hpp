@@ -107,6 +107,8 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "shell-rc-appends-cuda-path", .layer = Layer::environment},
     {.id = "cuda-launch-blocking-left-on", .layer = Layer::environment},
     {.id = "shell-rc-names-missing-toolkit", .layer = Layer::environment},
+    {.id = "cudnn-links-flattened", .layer = Layer::cudnn},
+    {.id = "distro-cuda-toolkit-old", .layer = Layer::toolkit},
 });
 // clang-format on
 

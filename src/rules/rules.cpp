@@ -52,7 +52,7 @@ struct CauseOf {
     RuleId cause;
     RuleId effect;
 };
-constexpr std::array<CauseOf, 11> kCauses = {{
+constexpr std::array<CauseOf, 13> kCauses = {{
     {"driver-module-not-built-for-kernel", "gpu-without-driver"},
     {"nvcc-shadowed", "cuda-home-invalid"},
     {"nouveau-loaded", "gpu-without-driver"},
@@ -64,6 +64,8 @@ constexpr std::array<CauseOf, 11> kCauses = {{
     {"cuda-symlink-dangling", "toolkit-not-on-path"},
     {"toolkit-not-on-path", "cudart-not-loadable"},
     {"driver-library-mismatch", "driver-too-old-for-framework"},
+    {"distro-cuda-toolkit-old", "nvcc-shadowed"},
+    {"distro-cuda-toolkit-old", "extension-build-cuda-mismatch"},
 }};
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Toolkit rules: a GPU the toolkit cannot target, a host gcc it rejects, nvcc missing from or
-// shadowed on PATH, CUDA_HOME / CUDA_PATH and the /usr/local/cuda link.
+// shadowed on PATH (also by the distribution's old nvidia-cuda-toolkit), CUDA_HOME / CUDA_PATH and
+// the /usr/local/cuda link.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -16,8 +17,15 @@ using snapshot::Layer;
 using snapshot::Severity;
 using snapshot::Snapshot;
 
+bool is_distro_toolkit(const snapshot::Toolkit& tk);
+std::vector<Finding> distro_toolkit_old(const Snapshot& s, const kb::Kb& kb);
+
 std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb::Kb& kb) {
     std::vector<Finding> out;
+    // The distribution's toolkit that wins on PATH is reported by distro-cuda-toolkit-old, which
+    // names this GPU among its reasons: its finding here follows from that one (and only its: a
+    // kCauses row would also claim the findings of other toolkits).
+    const bool distro_reported = !distro_toolkit_old(s, kb).empty();
     for (const auto& g : s.gpus) {
         if (g.compute_capability.empty()) continue;
         auto range = kb.toolkits_supporting(g.compute_capability);
@@ -37,6 +45,7 @@ std::vector<Finding> gpu_arch_unsupported_by_toolkit(const Snapshot& s, const kb
                                       "gpu architecture\", and code it builds has no kernel for the GPU (\"no kernel image is "
                                       "available for execution on the device\").",
                                       recipe::toolkit_fix(s, range->first, kb), ev));
+                if (distro_reported && tk.first_on_path && is_distro_toolkit(tk)) out.back().consequence_of = "distro-cuda-toolkit-old";
             } else if (range->last && mm > *range->last) {
                 out.push_back(finding(fmt::format("{} no longer supports the {} (compute {}): the last toolkit for it is CUDA {}",
                                                   toolkit_label(tk), g.name, g.compute_capability, range->last->str()),
@@ -173,6 +182,79 @@ std::vector<Finding> cuda_symlink_dangling(const Snapshot& s, const kb::Kb&) {
                     {{"/usr/local/cuda", "-> " + s.environment.cuda_symlink}})};
 }
 
+/// Ubuntu's and Debian's own `nvidia-cuda-toolkit` package: the toolkit probe finds it by that
+/// package, at nvcc's real home /usr/lib/nvidia-cuda-toolkit (or /usr), never under /usr/local.
+/// Its release is the distribution's: 11.5.1 on Ubuntu 22.04 (packages.ubuntu.com/source/jammy/all/
+/// nvidia-cuda-toolkit: 11.5.1-1ubuntu1), 12.0 on 24.04, 11.8 on Debian 12 (packages.debian.org
+/// src:nvidia-cuda-toolkit: bookworm 11.8.0-5~deb12u1).
+bool is_distro_toolkit(const snapshot::Toolkit& tk) {
+    return tk.install_method == snapshot::InstallMethod::deb && (tk.path == "/usr/lib/nvidia-cuda-toolkit" || tk.path == "/usr") &&
+           std::find(tk.found_by.begin(), tk.found_by.end(), "dpkg") != tk.found_by.end();
+}
+
+/// The distribution's nvcc wins on PATH (or is the only one) and that matters here: an NVIDIA
+/// toolkit that is newer loses to it, the GPU needs a newer CUDA than it has, or torch was built
+/// with a newer CUDA major (its extensions will not build). An old release that serves this machine
+/// is no problem and is not reported.
+std::vector<Finding> distro_toolkit_old(const Snapshot& s, const kb::Kb& kb) {
+    const auto* d = path_toolkit(s);
+    if (!d || !is_distro_toolkit(*d)) return {};
+    const auto dv = Version::parse(d->version);
+    if (!dv) return {};
+    const Version mm = dv->truncated(2);
+    std::vector<std::string> reasons;
+    std::vector<Evidence> ev = {{"dpkg nvidia-cuda-toolkit", "CUDA " + d->version},
+                                {"env PATH", s.environment.nvcc_on_path.front() + " wins"}};
+    // The newest NVIDIA toolkit with nvcc that loses on PATH, if it is newer.
+    const snapshot::Toolkit* nvidia = nullptr;
+    for (const auto& tk : s.toolkits) {
+        const auto v = Version::parse(tk.version);
+        if (!is_system_toolkit(tk) || is_distro_toolkit(tk) || !tk.has_nvcc || !v || v->truncated(2) <= mm) continue;
+        if (!nvidia || tk.is_default || (!nvidia->is_default && *v > *Version::parse(nvidia->version))) nvidia = &tk;
+    }
+    if (nvidia) {
+        reasons.push_back(fmt::format("{} is installed but loses on PATH", toolkit_label(*nvidia)));
+        ev.push_back({nvidia->nvcc_path, "CUDA " + nvidia->version});
+    }
+    std::optional<Version> needed;  // the oldest release that serves this machine
+    auto need = [&](const Version& v) {
+        if (!needed || v > *needed) needed = v;
+    };
+    for (const auto& g : s.gpus) {
+        if (g.compute_capability.empty()) continue;
+        const auto range = kb.toolkits_supporting(g.compute_capability);
+        if (!range || mm >= range->first) continue;
+        reasons.push_back(fmt::format("the {} (compute {}) needs CUDA ≥ {}", g.name, g.compute_capability, range->first.str()));
+        ev.push_back({"kb:cuda_arch_support.tsv", "sm_" + g.compute_capability + " from CUDA " + range->first.str()});
+        need(range->first);
+    }
+    for (const auto& fw : s.frameworks) {
+        if (fw.name != "torch" || !fw.cuda) continue;
+        const auto want = Version::parse(*fw.cuda);
+        if (!want || want->major() <= dv->major()) continue;
+        reasons.push_back(
+            fmt::format("torch {} was built with CUDA {}: its extensions do not build with nvcc {}", fw.version, *fw.cuda, mm.str()));
+        ev.push_back({fw.python, "torch " + fw.version + " CUDA " + *fw.cuda});
+        need(want->truncated(2));
+    }
+    if (reasons.empty()) return {};
+    std::string why_here;
+    for (const auto& r : reasons) why_here += (why_here.empty() ? "" : "; ") + r;
+    std::string fix;
+    if (nvidia) {
+        fix = recipe::path_exports(nvidia->is_default ? "/usr/local/cuda" : nvidia->path) + "\n";
+    } else {
+        fix = recipe::toolkit_fix(s, needed ? *needed : mm, kb) + "\n";
+    }
+    fix += "# or remove the distribution's old one: sudo apt-get remove nvidia-cuda-toolkit";
+    return {
+        finding(fmt::format("nvcc on PATH is the distribution's nvidia-cuda-toolkit, CUDA {} ({})", d->version, d->nvcc_path),
+                fmt::format("`apt install nvidia-cuda-toolkit` installs the distribution's own, old CUDA and its /usr/bin/nvcc, "
+                            "which wins wherever NVIDIA's bin/ folder is not put before /usr/bin on PATH. On this machine that matters: {}.",
+                            why_here),
+                fix, std::move(ev))};
+}
+
 }  // namespace
 
 std::vector<Rule> toolkit_rules() {
@@ -195,6 +277,13 @@ std::vector<Rule> toolkit_rules() {
          "A missing folder is an error; another toolkit than the nvcc on PATH a warning.", cuda_home_invalid},
         {"cuda-symlink-dangling", Layer::toolkit, Severity::error, "/usr/local/cuda points to a folder that does not exist",
          "The fix re-points it at the newest installed toolkit.", cuda_symlink_dangling},
+        {"distro-cuda-toolkit-old", Layer::toolkit, Severity::warning,
+         "the distribution's old nvidia-cuda-toolkit nvcc wins on PATH where a newer CUDA is needed",
+         "Ubuntu's and Debian's own nvidia-cuda-toolkit package (11.5 on Ubuntu 22.04, 12.0 on 24.04, 11.8 on Debian 12) "
+         "puts its nvcc in /usr/bin. Reported only where it wins on PATH and an installed NVIDIA toolkit loses to it, "
+         "the GPU needs a newer CUDA (data/cuda_arch_support.tsv), or torch was built with a newer CUDA major; "
+         "the shadowed-nvcc, GPU-architecture and extension-build findings it explains follow from it.",
+         distro_toolkit_old},
     };
 }
 

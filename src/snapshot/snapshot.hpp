@@ -3,6 +3,7 @@
 // everything after the probes. Versioned JSON with a lossless round trip (snapshot_json.hpp).
 // Strings are empty and optionals unset where a fact is unknown; the evidence lists say which
 // file or command each fact came from ("/proc/driver/nvidia/version", "nvcc --version").
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,6 +128,16 @@ inline bool is_system_toolkit(const Toolkit& tk) {
            !(tk.install_method == InstallMethod::pip && tk.path.find("/nvidia/") != std::string::npos);
 }
 
+/// One cuDNN library's name chain (libcudnn_ops.so → .so.9 → .so.9.1.0) where names that should
+/// be symbolic links are full copies of the real file (a tar copied without `cp -P`).
+struct CudnnFlattenedChain {
+    std::string real_file;            ///< the most precise name, "libcudnn_ops.so.9.1.0"
+    std::vector<std::string> names;   ///< the chain, most precise first: "libcudnn_ops.so.9.1.0", "libcudnn_ops.so.9", …
+    std::vector<std::string> copies;  ///< the names of `names` that are copies of real_file, not links
+    std::uint64_t size = 0;           ///< real_file's size in bytes (each copy is as large)
+    friend bool operator==(const CudnnFlattenedChain&, const CudnnFlattenedChain&) = default;
+};
+
 struct Cudnn {
     std::string version;                        ///< "9.1.0"
     std::string path;                           ///< the library folder (or header folder when no library)
@@ -135,6 +146,8 @@ struct Cudnn {
     std::string location;                       ///< toolkit | system | pip | conda
     std::string cuda_major;                     ///< "12"; "" when unknown
     bool loader_visible = false;                ///< in the loader cache or on LD_LIBRARY_PATH
+    /// Chains in `path` whose links were copied as files; empty in snapshots written before it.
+    std::vector<CudnnFlattenedChain> flattened;
     std::vector<Evidence> evidence;
     friend bool operator==(const Cudnn&, const Cudnn&) = default;
 };

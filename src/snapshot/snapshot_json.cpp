@@ -52,8 +52,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ToolkitComponent, name, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Toolkit, version, version_source, release, release_source, components, path, install_method,
                                                 has_nvcc, nvcc_path, is_default, first_on_path, on_path, max_gcc, max_gcc_source, found_by,
                                                 lib_dir, cudart_soname, cudart_loader_visible, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudnnFlattenedChain, real_file, names, copies, size)
+// flattened is absent from snapshots written before cudnn-links-flattened: it reads as none.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Cudnn, version, path, header_version, library_versions, location, cuda_major,
-                                                loader_visible, evidence)
+                                                loader_visible, flattened, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Framework, name, version, cuda, cudnn, python, interpreter, cuda_archs, nvidia_wheels,
                                                 evidence, binary_archs, binary_archs_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Python, interpreter, version, site, has_headers)

@@ -453,6 +453,12 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
                                "server-three-toolkits multiple-cudart-on-loader-path",
                                "toolkits-repo-driver smi-cuda-version-is-not-toolkit",
                                "toolkits-repo-driver multiple-cudart-on-loader-path",
+                               // A driver newer than the distribution's CUDA 11.5 toolkit: advice only.
+                               "ubuntu2204-distro-cuda-toolkit smi-cuda-version-is-not-toolkit",
+                               "ubuntu2204-distro-nvcc-wins smi-cuda-version-is-not-toolkit",
+                               // It follows from distro-cuda-toolkit-old (whose PATH fix is proven);
+                               // its own fix installs CUDA 11.8 (names checked) and edits ~/.bashrc.
+                               "ubuntu2204-distro-nvcc-wins gpu-arch-unsupported-by-toolkit",
                                // dkms autoinstall and modprobe need the machine's running kernel (its
                                // headers package name is checked, by the KB's template, above).
                                "ubuntu2204-kernel-upgrade driver-module-not-built-for-kernel",
