@@ -23,7 +23,7 @@ std::string describe(const snapshot::Toolkit& tk) {
                                      tk.first_on_path ? "first on PATH" : (tk.on_path ? "on PATH (shadowed)" : ""),
                                      tk.max_gcc ? fmt::format("gcc ≤ {}", *tk.max_gcc) : ""};
     // The release NVIDIA's tables name (12.6.2), with the nvcc version beside it where they differ.
-    const std::string shown = tk.version.empty()                               ? "?"
+    const std::string shown = tk.version.empty()                               ? "(version unknown)"
                               : tk.release.empty() || tk.release == tk.version ? tk.version
                                                                                : tk.release + " (nvcc " + tk.version + ")";
     return fmt::format("CUDA {}  {}  {}", shown, tk.path, join(tail, " · ", true));

@@ -56,8 +56,12 @@ std::vector<Finding> cudnn_cuda_mismatch(const Snapshot& s, const kb::Kb& kb) {
         // Who would load this copy, and with which CUDA major.
         std::vector<std::pair<std::string, int>> users;
         if (c.location == "toolkit" || c.location == "conda") {
+            // The innermost toolkit holding it: Ubuntu's nvidia-cuda-toolkit lives in /usr, which
+            // also holds /usr/local/cuda-12.4 and the cuDNN copied there.
+            const snapshot::Toolkit* owner = nullptr;
             for (const auto& tk : s.toolkits)
-                if (auto m = major_of(tk.version); m && inside(c.path, tk.path)) users.emplace_back(toolkit_label(tk), *m);
+                if (inside(c.path, tk.path) && (!owner || tk.path.size() > owner->path.size())) owner = &tk;
+            if (auto m = owner ? major_of(owner->version) : std::nullopt) users.emplace_back(toolkit_label(*owner), *m);
         } else if (c.location == "pip") {
             for (const auto* fw : pip_cudnn_users(s, c))
                 if (auto m = fw->cuda ? major_of(*fw->cuda) : std::nullopt) users.emplace_back(fw->name + " " + fw->version, *m);

@@ -5,7 +5,7 @@
 namespace cudoctor::rules::detail {
 
 std::string toolkit_label(const snapshot::Toolkit& tk) {
-    return fmt::format("CUDA {} ({})", tk.version.empty() ? "?" : tk.version, tk.path);
+    return fmt::format("CUDA {} ({})", tk.version.empty() ? "(version unknown)" : tk.version, tk.path);
 }
 
 }  // namespace cudoctor::rules::detail

@@ -55,6 +55,17 @@ TEST(RulesCudnn, CudnnInToolkitOfASupportedMajorIsSilent) {
     EXPECT_TRUE(silent("cudnn-cuda-mismatch", s));
 }
 
+TEST(RulesCudnn, CudnnBelongsToTheInnermostToolkitNotToUbuntusInUsr) {
+    // Ubuntu's nvidia-cuda-toolkit is a CUDA 11.5 in /usr, a folder that also holds
+    // /usr/local/cuda-12.4 and the cuDNN copied there: that cuDNN is 12.4's, not 11.5's.
+    auto s = with_toolkits({"12.4.131"});
+    auto distro = toolkit("11.5.1", "/usr");
+    distro.install_method = snapshot::InstallMethod::deb;
+    s.toolkits.push_back(distro);
+    s.cudnn = {cudnn("9.17.0", "/usr/local/cuda-12.4/targets/x86_64-linux/lib", "toolkit")};
+    EXPECT_TRUE(silent("cudnn-cuda-mismatch", s));
+}
+
 TEST(RulesCudnn, PipCudnnWheelOfAnotherMajorThanTorchFires) {
     auto s = gpu_machine("580.65.06");
     s.frameworks = {framework("torch", "2.9.0+cu130", "13.0", kAliceSite)};
