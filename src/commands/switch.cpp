@@ -30,7 +30,10 @@ ExitStatus run_switch(const SwitchOptions& options, std::ostream& out, std::ostr
     const auto& m = *machine;
     auto entry = toolkits::match_toolkit(m.host, m.inventory, options.version);
     if (!entry) return usage_error(options, out, err, entry.error());
-    auto plan = toolkits::plan_switch(m.host, m.inventory, **entry);
+    const auto& d = m.snap.driver;
+    const bool gpu_usable = (!m.snap.gpus.empty() || m.snap.platform.wsl_gpu) &&
+                            (!d.kernel_module_version.empty() || !d.windows_version.empty() || !d.libraries.empty());
+    auto plan = toolkits::plan_switch(m.host, m.inventory, **entry, gpu_usable);
     if (!plan) return usage_error(options, out, err, plan.error());
     return plan::print_or_apply(m.host, *plan, {options.apply, options.json, options.quiet, "switch"}, out, err);
 }

@@ -48,6 +48,11 @@ struct Plan {
     std::vector<Step> steps;
     std::vector<std::string> warnings;  ///< what the change breaks or may break
     std::vector<std::string> notes;     ///< reminders that need no step
+    /// Commands that show the change took, to run after it ("/usr/local/cuda/bin/nvcc --version").
+    std::vector<std::string> afterwards;
+    /// The command that goes back to the machine as it was ("sudo cudoctor switch 12.4 --apply");
+    /// "" when there is none to give.
+    std::string rollback;
 
     bool empty() const { return steps.empty(); }
     /// True when some step writes where only root may, on the real machine (any file step

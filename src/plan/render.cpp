@@ -84,6 +84,11 @@ void render_text(const Plan& plan, std::ostream& out) {
         out << "Notes:\n";
         for (const auto& n : plan.notes) out << "  - " << n << "\n";
     }
+    if (!plan.afterwards.empty()) {
+        out << "Afterwards, check that it took:\n";
+        for (const auto& a : plan.afterwards) out << "  $ " << a << "\n";
+    }
+    if (!plan.rollback.empty()) out << "To go back: " << plan.rollback << "\n";
 }
 
 nlohmann::json to_json(const Plan& plan) {
@@ -101,7 +106,10 @@ nlohmann::json to_json(const Plan& plan) {
         if (s.kind == StepKind::edit_file) j["diff"] = line_diff(s.before, s.content);
         steps.push_back(std::move(j));
     }
-    return {{"title", plan.title}, {"steps", steps}, {"warnings", plan.warnings}, {"notes", plan.notes}};
+    nlohmann::json j{{"title", plan.title}, {"steps", steps}, {"warnings", plan.warnings}, {"notes", plan.notes}};
+    if (!plan.afterwards.empty()) j["afterwards"] = plan.afterwards;
+    if (!plan.rollback.empty()) j["rollback"] = plan.rollback;
+    return j;
 }
 
 void render_text(const ApplyResult& result, const Plan& plan, std::ostream& out) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/text.hpp"
+#include "common/version.hpp"
 #include "toolkits/alternatives.hpp"
 
 namespace cudoctor::toolkits {
@@ -56,7 +57,31 @@ plan::Step ldconfig_step(std::string why) {
     return s;
 }
 
-Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target) {
+namespace {
+
+/// The check that the switch took (nvcc through the new link; the whole chain where a GPU can run
+/// it) and the command that goes back to the default of now.
+void add_afterwards(const host::Host& host, const Inventory& inv, const Entry& target, bool gpu_usable, plan::Plan& p) {
+    const auto& tk = target.toolkit;
+    const auto release = Version::parse(target.release.empty() ? tk.version : target.release);
+    const std::string root = host.is_rooted() ? " --root " + text::shell_quote(host.root()) : "";
+    if (host.is_rooted()) {
+        // An image's nvcc is never run, not even by the user following this plan: its link is read.
+        p.afterwards.push_back("cudoctor list" + root + "   # " + tk.path + " is the default");
+    } else {
+        if (tk.has_nvcc && release)
+            p.afterwards.push_back("/usr/local/cuda/bin/nvcc --version | grep 'release " + release->truncated(2).str() + "'");
+        if (gpu_usable) p.afterwards.push_back("cudoctor verify --level 2");
+    }
+    for (const auto& e : inv.toolkits)
+        if (e.toolkit.is_default && &e != &target)
+            p.rollback = std::string(p.touches_system() && !host.is_rooted() ? "sudo " : "") + "cudoctor switch " +
+                         text::shell_quote(e.toolkit.path) + root + " --apply";
+}
+
+}  // namespace
+
+Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target, bool gpu_usable) {
     const auto& tk = target.toolkit;
     if (tk.install_method == snapshot::InstallMethod::pip || tk.install_method == snapshot::InstallMethod::conda)
         return fail(Errc::usage, label(target) + " is a " + std::string(snapshot::to_string(tk.install_method)) +
@@ -114,6 +139,7 @@ Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, c
     if (loader_follows_link(host))
         p.steps.push_back(ldconfig_step("refresh the loader cache: /etc/ld.so.conf.d names /usr/local/cuda, whose libraries just changed"));
     add_warnings(host, inv, target, p);
+    add_afterwards(host, inv, target, gpu_usable, p);
     return p;
 }
 

@@ -11,8 +11,9 @@ namespace cudoctor::toolkits {
 /// The plan that makes `target` the machine's default. Errc::usage when the target is a pip or
 /// conda copy (no folder to point at: `cudoctor use` is the way), or when /usr/local/cuda is a
 /// real folder (a toolkit installed there: cudoctor will not replace it). An empty plan (with a
-/// note) when `target` already is the default.
-Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target);
+/// note) when `target` already is the default. The plan ends with the checks that it took (nvcc
+/// through the new link; `cudoctor verify --level 2` where `gpu_usable`) and the command back.
+Expected<plan::Plan> plan_switch(const host::Host& host, const Inventory& inv, const Entry& target, bool gpu_usable = false);
 
 /// The ldconfig step that refreshes the loader cache (`ldconfig -r ROOT` on an image).
 plan::Step ldconfig_step(std::string why);

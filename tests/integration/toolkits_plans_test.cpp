@@ -98,6 +98,32 @@ TEST(ToolkitsPlans, SwitchToAToolkitOutsideAlternativesRepointsTheLinkAndWarns) 
     EXPECT_NE(run.out.find("not registered with update-alternatives"), std::string::npos) << run.out;
 }
 
+TEST(ToolkitsPlans, SwitchEndsWithTheCheckThatItTookAndTheWayBackWhichWorks) {
+    MutableRoot root("toolkits-repo-driver");
+    root.remove("/etc/ld.so.conf.d/000_cuda.conf").remove("/etc/ld.so.conf.d/988_cuda-12.conf");  // no ldconfig step: any user
+    const std::string r = root.path().string();
+    auto dry = cudoctor_env({"switch", "11.8", "--root", r});
+    ASSERT_EQ(dry.exit_code, 0) << dry.out << dry.err;
+    // On an image the check reads the link (list), never runs the image's nvcc.
+    EXPECT_NE(dry.out.find("Afterwards, check that it took:\n  $ cudoctor list --root " + r), std::string::npos) << dry.out;
+    EXPECT_EQ(dry.out.find("nvcc --version"), std::string::npos) << dry.out;
+    const std::string back = "To go back: cudoctor switch /usr/local/cuda-12.4 --root " + r + " --apply\n";
+    ASSERT_NE(dry.out.find(back), std::string::npos) << dry.out;
+    const auto json = nlohmann::json::parse(cudoctor_env({"switch", "11.8", "--root", r, "--json"}).out);
+    EXPECT_EQ(json["plan"]["rollback"], "cudoctor switch /usr/local/cuda-12.4 --root " + r + " --apply");
+
+    ASSERT_EQ(cudoctor_env({"switch", "11.8", "--root", r, "--apply"}).exit_code, 0);
+    EXPECT_EQ(link_of(root, "/usr/local/cuda"), "/usr/local/cuda-11.8");
+    // The way back as printed, run by a shell: 12.4 is the default again.
+    const std::string line =
+        back.substr(std::string("To go back: cudoctor").size(), back.size() - 1 - std::string("To go back: cudoctor").size());
+    auto undo =
+        run_program("/bin/sh", {"-c", std::string("'") + CUDOCTOR_BINARY + "'" + line}, {"PATH=/usr/bin:/bin"}, std::chrono::seconds(30));
+    ASSERT_EQ(undo.exit_code, 0) << undo.describe() << undo.out << undo.err;
+    auto list = nlohmann::json::parse(run_cudoctor({"list", "--root", r, "--json", "--no-size"}).out);
+    for (const auto& t : list["toolkits"]) EXPECT_EQ(t["is_default"].get<bool>(), t["path"] == "/usr/local/cuda-12.4") << t["path"];
+}
+
 TEST(ToolkitsPlans, HalfFailedSwitchRollsBackAndTheLinkIsNeverMissing) {
     MutableRoot root("toolkits-repo-driver");
     root.remove("/etc/ld.so.conf.d/000_cuda.conf").remove("/etc/ld.so.conf.d/988_cuda-12.conf");
