@@ -5,8 +5,10 @@
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
+#include "kb/kb.hpp"
 #include "report/style.hpp"
 
 namespace cudoctor::commands {
@@ -14,6 +16,7 @@ namespace {
 
 struct VerifyInstallerOptions {
     installer::VerifyOptions verify;
+    MachineOptions machine;  ///< --kb only: the published checksums of a newer table
     bool json = false;
     bool no_progress = false;
     bool quiet = false;     ///< main's -q/--quiet: the summary line only
@@ -24,6 +27,12 @@ struct VerifyInstallerOptions {
 ExitStatus run_verify_installer(VerifyInstallerOptions& o, std::ostream& out, std::ostream& err) {
     if (const char* tmp = std::getenv("TMPDIR"); tmp && *tmp) o.verify.unpack_dir = tmp;
     if (const char* fs = std::getenv("CUDOCTOR_OVERRIDE_FS_TYPE"); fs && *fs) o.verify.fs_type_override = fs;
+    // NVIDIA's downloads whose checksums are published: a file of that name is checked against them.
+    auto kb = kb::Kb::load(o.machine.kb_dir);
+    if (!kb) return report_error(kb.error(), o.json, "verify-installer", out, err);
+    const std::string name = o.verify.path.substr(o.verify.path.rfind('/') + 1);
+    if (const auto* known = kb->installer_checksum(name))
+        o.verify.known = installer::KnownChecksum{known->sha256, known->md5, known->source};
     installer::ProgressBar bar(err, !o.no_progress && !o.quiet && o.progress);
     auto report = installer::verify_installer(o.verify, [&](std::uint64_t done, std::uint64_t total) { bar.update(done, total); });
     bar.finish();
@@ -48,6 +57,7 @@ Command add_verify_installer_command(CLI::App& app) {
     cmd->add_option("--md5", o->verify.md5, "the MD5 the download page gives (32 hex digits)")->excludes(sha);
     cmd->add_flag("--json", o->json, "print the report as JSON");
     cmd->add_flag("--no-progress", o->no_progress, "no progress bar, even on a terminal");
+    add_machine_options(cmd, o->machine, {.root = false, .kb = true});
     return {cmd, [o](const Output& output) {
                 o->quiet = output.quiet;
                 o->color = output.color;

@@ -1,5 +1,7 @@
 #include "installer/verdict_text.hpp"
 
+#include <algorithm>
+
 #include "common/text.hpp"
 #include "installer/disk.hpp"
 
@@ -8,6 +10,8 @@ namespace {
 
 // Below this much free space a cut or empty download is most likely a full disk.
 constexpr std::uint64_t kNearlyFull = 64u << 20;
+
+std::string file_name_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 }  // namespace
 
@@ -26,6 +30,9 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
             r.summary = "good: the file is whole and its own checks pass";
             for (const auto& c : r.checks)
                 if (c.name.starts_with("user-") && c.status == CheckStatus::ok) r.summary += ", and it matches the checksum given";
+                else if (c.name.starts_with("published-") && c.status == CheckStatus::ok)
+                    r.summary += "; genuine: it matches the published " + std::string(c.name == "published-md5" ? "MD5" : "SHA-256") +
+                                 " of " + file_name_of(r.path);
             break;
         case Verdict::empty:
             r.summary =
@@ -76,7 +83,11 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
             break;
         case Verdict::digest_mismatch:
             r.summary =
-                "not the file you expected: it is whole and self-consistent, but its checksum is not the one given (another version or build, or a modified copy)";
+                "not the file you expected: it is whole and self-consistent, but its checksum is not the one " +
+                std::string(std::any_of(r.checks.begin(), r.checks.end(), [](const Check& c) { return c.name.starts_with("published-"); })
+                                ? "published for a file of this name"
+                                : "given") +
+                " (another version or build, or a modified copy)";
             fixes.push_back("compare the file name and version with where the checksum came from; download from NVIDIA directly" +
                             std::string(known_url ? ": " + url : ""));
             break;

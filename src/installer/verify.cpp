@@ -352,6 +352,16 @@ void Verifier::plan_user_digests() {
             {"user-sha256", "the file", *m_options.sha256, std::make_unique<DigestSink>(DigestKind::sha256, 0, std::nullopt)});
     if (m_options.md5)
         m_schedule.digests.push_back({"user-md5", "the file", *m_options.md5, std::make_unique<DigestSink>(DigestKind::md5, 0, std::nullopt)});
+    // The published checksum of a file of this name, unless the user gave one (theirs is the one
+    // they trust; one pass need not hash the file twice).
+    if (m_options.known && !m_options.sha256 && !m_options.md5) {
+        const auto& k = *m_options.known;
+        if (!k.sha256.empty())
+            m_schedule.digests.push_back(
+                {"published-sha256", "the file", k.sha256, std::make_unique<DigestSink>(DigestKind::sha256, 0, std::nullopt)});
+        else if (!k.md5.empty())
+            m_schedule.digests.push_back({"published-md5", "the file", k.md5, std::make_unique<DigestSink>(DigestKind::md5, 0, std::nullopt)});
+    }
 }
 
 void Verifier::run_pass(const ProgressFn& progress) {
@@ -386,24 +396,38 @@ void Verifier::judge_pass() {
         }
     }
     bool own_mismatch = false;
+    const auto outside = [](const std::string& check) { return check.starts_with("user-") || check.starts_with("published-"); };
     for (const auto& d : m_schedule.digests) {
         const bool user = d.check.starts_with("user-");
+        const bool published = d.check.starts_with("published-");
         const auto& got = d.sink->value();
         std::string expected = d.expected;
         for (auto& ch : expected) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         const std::string label = std::string(to_string(d.sink->kind())) + " of " + d.what;
+        const std::string whose =
+            user        ? "the one given"
+            : published ? "the one published for " + m_r.path.substr(m_r.path.rfind('/') + 1) + " (" + m_options.known->source + ")"
+                        : "the header";
         if (got == expected) {
-            add(d.check, CheckStatus::ok, label + " matches " + (user ? "the one given" : "the header") + " (" + got + ")");
+            add(d.check, CheckStatus::ok, label + " matches " + whose + " (" + got + ")");
         } else {
-            add(d.check, CheckStatus::bad, label + " is " + got + ", " + (user ? "expected " : "the header says ") + expected);
-            if (!user) own_mismatch = true;
+            add(d.check, CheckStatus::bad,
+                label + " is " + got + ", " +
+                    (user        ? "expected "
+                     : published ? whose + " is "
+                                 : "the header says ") +
+                    expected);
+            if (!user && !published) own_mismatch = true;
         }
     }
     for (const auto& s : m_schedule.streams)
         if (s.sink->result().status == StreamStatus::corrupt) own_mismatch = true;
     if (own_mismatch) judge(Verdict::corrupt);
-    for (const auto& d : m_schedule.digests)
-        if (d.check.starts_with("user-") && d.sink->value() != d.expected) judge(Verdict::digest_mismatch);
+    for (const auto& d : m_schedule.digests) {
+        std::string expected = d.expected;
+        for (auto& ch : expected) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (outside(d.check) && d.sink->value() != expected) judge(Verdict::digest_mismatch);
+    }
 }
 
 void Verifier::run(const ProgressFn& progress) {

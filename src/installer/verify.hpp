@@ -50,10 +50,18 @@ struct Check {
     std::string message;
 };
 
+/// A checksum the knowledge base has for this file's name (installer_checksums.tsv).
+struct KnownChecksum {
+    std::string sha256;  ///< hex, or "" (then md5)
+    std::string md5;     ///< hex, or ""
+    std::string source;  ///< where it was published ("spack-packages cuda/package.py")
+};
+
 struct VerifyOptions {
     std::string path;
     std::optional<std::string> sha256;            ///< expected SHA-256 of the whole file (hex)
     std::optional<std::string> md5;               ///< expected MD5 of the whole file (hex)
+    std::optional<KnownChecksum> known;           ///< the published checksum of a file of this name
     std::string unpack_dir = "/tmp";              ///< where an installer unpacks ($TMPDIR)
     std::optional<std::string> fs_type_override;  ///< pretend the file sits on this fs (test seam)
     unsigned threads = 0;                         ///< decoder threads for xz; 0: the machine's cores

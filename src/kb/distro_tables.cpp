@@ -1,4 +1,6 @@
-// distro_releases.tsv and package_names.tsv: what to type on this distribution.
+// distro_releases.tsv and package_names.tsv: what to type on this distribution; installer_checksums.tsv: what NVIDIA's downloads hash to.
+#include <algorithm>
+
 #include "common/text.hpp"
 #include "kb/kb_data.hpp"
 
@@ -41,6 +43,37 @@ Expected<void> read_packages(const Table& table, Kb::Data& data) {
         p.confidence = r.text("confidence");
         p.note = r.text("note");
         data.packages.push_back(std::move(p));
+    }
+    return {};
+}
+
+namespace {
+
+bool hex_of(std::string_view s, std::size_t digits) {
+    return s.size() == digits && std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+}  // namespace
+
+Expected<void> read_checksums(const Table& table, Kb::Data& data) {
+    if (auto ok = table.require_columns({"file", "kind", "release", "sha256", "md5", "source"}); !ok) return ok;
+    for (const auto& row : table.rows()) {
+        const RowView r(table, row);
+        InstallerChecksum c;
+        c.file = r.text("file");
+        c.kind = r.text("kind");
+        c.release = r.text("release");
+        c.sha256 = r.text("sha256");
+        c.md5 = r.text("md5");
+        c.source = r.text("source");
+        if (c.file.empty() || c.file.find('/') != std::string::npos) return r.error("file", "a file name, without a folder");
+        if (c.kind != "cuda-runfile" && c.kind != "cudnn-archive") return r.error("kind", "must be cuda-runfile or cudnn-archive");
+        if (!c.sha256.empty() && !hex_of(c.sha256, 64)) return r.error("sha256", "64 lower-case hex digits");
+        if (!c.md5.empty() && !hex_of(c.md5, 32)) return r.error("md5", "32 lower-case hex digits");
+        if (c.sha256.empty() && c.md5.empty()) return r.error("sha256", "a row needs a SHA-256 or an MD5");
+        for (const auto& other : data.checksums)
+            if (other.file == c.file) return r.error("file", "listed twice");
+        data.checksums.push_back(std::move(c));
     }
     return {};
 }

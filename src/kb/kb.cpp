@@ -30,6 +30,7 @@ constexpr TableReader kReaders[] = {
     {"driver_kernel_modules.tsv", detail::read_kernel_modules},
     {"gpu_chips.tsv", detail::read_gpu_chips},
     {"gpus.tsv", detail::read_gpus},
+    {"installer_checksums.tsv", detail::read_checksums},
     {"jax_cuda.tsv", detail::read_jax},
     {"package_names.tsv", detail::read_packages},
     {"pytorch_cuda.tsv", detail::read_torch},
@@ -78,6 +79,12 @@ const std::vector<TorchWheel>& Kb::torch_table() const { return m_data->torch; }
 const std::vector<TensorflowBuild>& Kb::tensorflow_table() const { return m_data->tensorflow; }
 const std::vector<DistroRelease>& Kb::distro_table() const { return m_data->distros; }
 const std::vector<PackageTemplate>& Kb::package_table() const { return m_data->packages; }
+
+const InstallerChecksum* Kb::installer_checksum(std::string_view file_name) const {
+    for (const auto& c : m_data->checksums)
+        if (c.file == file_name) return &c;
+    return nullptr;
+}
 const std::vector<KernelModules>& Kb::kernel_module_table() const { return m_data->kernel_modules; }
 const std::vector<JaxBuild>& Kb::jax_table() const { return m_data->jax; }
 const std::vector<CudaRepository>& Kb::cuda_repository_table() const { return m_data->repos; }

@@ -51,6 +51,17 @@ struct GpuChip {
 /// Windows).
 enum class DriverOs { linux_driver, windows_driver };
 
+/// One NVIDIA download whose checksum is published (installer_checksums.tsv): a CUDA runfile or a
+/// cuDNN archive, by its file name as NVIDIA names it.
+struct InstallerChecksum {
+    std::string file;     ///< "cuda_12.4.1_550.54.15_linux.run"
+    std::string kind;     ///< "cuda-runfile" | "cudnn-archive"
+    std::string release;  ///< "12.4.1", "9.1.0.70"
+    std::string sha256;   ///< lower-case hex, or ""
+    std::string md5;      ///< lower-case hex, or ""
+    std::string source;   ///< where the value was read
+};
+
 struct ToolkitRelease {
     Version toolkit;                          ///< the release: 12.4.1
     std::string label;                        ///< "CUDA 12.4 Update 1" (Table 3)
@@ -335,6 +346,8 @@ class Kb {
     const std::vector<TensorflowBuild>& tensorflow_table() const;
     const std::vector<DistroRelease>& distro_table() const;
     const std::vector<PackageTemplate>& package_table() const;
+    /// The published checksums of the NVIDIA download named `file_name` (its base name), or nullptr.
+    const InstallerChecksum* installer_checksum(std::string_view file_name) const;
     const std::vector<KernelModules>& kernel_module_table() const;
     const std::vector<JaxBuild>& jax_table() const;
     const std::vector<CudaRepository>& cuda_repository_table() const;

@@ -22,6 +22,7 @@ struct Kb::Data {
     std::vector<TensorflowBuild> tensorflow;
     std::vector<DistroRelease> distros;
     std::vector<PackageTemplate> packages;
+    std::vector<InstallerChecksum> checksums;
     std::vector<JaxBuild> jax;
     std::vector<CudaRepository> repos;
     std::vector<std::pair<std::string, std::string>> sources;  ///< {file name, source text}
@@ -51,6 +52,7 @@ Expected<void> read_torch(const Table& table, Kb::Data& data);
 Expected<void> read_tensorflow(const Table& table, Kb::Data& data);
 Expected<void> read_distros(const Table& table, Kb::Data& data);
 Expected<void> read_packages(const Table& table, Kb::Data& data);
+Expected<void> read_checksums(const Table& table, Kb::Data& data);
 Expected<void> read_jax(const Table& table, Kb::Data& data);
 Expected<void> read_repos(const Table& table, Kb::Data& data);
 

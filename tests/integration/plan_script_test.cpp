@@ -192,7 +192,13 @@ TEST(PlanScript, RunfileIsDownloadedResumablyVerifiedThenRun) {
     const std::string recorder = "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> " + log + "\n";
     for (const char* tool : {"sudo", "apt-get", "dpkg", "update-alternatives", "ldconfig"})
         tmp.write(std::string("bin/") + tool, recorder, true);
-    tmp.write("bin/cudoctor", "#!/bin/sh\nexec '" + std::string(CUDOCTOR_BINARY) + "' \"$@\"\n", true);
+    // The whole file is NVIDIA's as far as this test goes: a --kb table publishes its SHA-256
+    // under the runfile's name (the built-in table has NVIDIA's real one, which this file is not).
+    const auto sha = tool({"/usr/bin/sha256sum", whole.string()}).substr(0, 64);
+    tmp.write("kb/installer_checksums.tsv", "# source: this test\nfile\tkind\trelease\tsha256\tmd5\tsource\n" + runfile +
+                                                "\tcuda-runfile\t11.8.0\t" + sha + "\t\tthis test\n");
+    tmp.write("bin/cudoctor", "#!/bin/sh\nexec '" + std::string(CUDOCTOR_BINARY) + "' \"$@\" --kb '" + (tmp.path() / "kb").string() + "'\n",
+              true);
     tmp.write("work/.keep", "");
     const std::vector<std::string> env = {"PATH=" + (tmp.path() / "bin").string() + ":/usr/bin:/bin", "HOME=" + tmp.str(), "LC_ALL=C"};
     const auto run_step = [&](const std::filesystem::path& download) {

@@ -34,7 +34,7 @@ TEST(VerifyInstallerCli, AHundredKilobyteLabelIsCutToALineWithItsLength) {
     // std::regex overflowed the stack on such a label (SIGSEGV); the text view then printed all of it.
     TempDir t;
     const std::string label(100000, 'x');
-    const auto f = make_makeself(t, "cuda_12.4.0_550.54.14_linux.run", {}, label);
+    const auto f = make_makeself(t, "a_long_label_linux.run", {}, label);
     auto run = run_cudoctor({"verify-installer", f.string()});
     ASSERT_EQ(run.exit_code, 0) << run.describe() << run.err;
     EXPECT_NE(run.out.find("\" (a 100000-byte label), makeself"), std::string::npos) << run.out.substr(0, 400);
@@ -79,6 +79,41 @@ TEST(VerifyInstallerCli, ErrorPageIsBadNotUsage) {
     auto run = run_cudoctor({"verify-installer", f.string()});
     EXPECT_EQ(run.exit_code, 1) << run.out;
     EXPECT_NE(run.out.find("an HTML page: \"Access Denied\""), std::string::npos) << run.out;
+}
+
+// --- NVIDIA's published checksums (data/installer_checksums.tsv) ------------------------------------
+
+TEST(VerifyInstallerCli, AFileNamedAsNvidiasButNotItIsNotTheFileYouExpected) {
+    // A whole, self-consistent makeself archive under the name of NVIDIA's 12.4.1 runfile: its
+    // SHA-256 is not the one published for that name.
+    TempDir t;
+    const auto f = make_makeself(t, "cuda_12.4.1_550.54.15_linux.run", {"--sha256"}, "CUDA Installer", "pkg");
+    auto run = run_cudoctor({"verify-installer", f.string()});
+    EXPECT_EQ(run.exit_code, 1) << run.describe() << run.out << run.err;
+    EXPECT_NE(run.out.find("not the one published for a file of this name"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("367d2299b3a4588ab487a6d27276ca5d9ead6e394904f18bccb9e12433b9c4fb"), std::string::npos) << run.out;
+    const auto j = nlohmann::json::parse(run_cudoctor({"verify-installer", f.string(), "--json"}).out);
+    EXPECT_EQ(j["verdict"], "digest-mismatch") << j.dump(2);
+    // A checksum the user gives is the one checked: the published one is not hashed again.
+    const auto sha = tool({"/usr/bin/sha256sum", f.string()}).substr(0, 64);
+    auto given = run_cudoctor({"verify-installer", f.string(), "--sha256", sha});
+    EXPECT_EQ(given.exit_code, 0) << given.out;
+    EXPECT_EQ(given.out.find("published"), std::string::npos) << given.out;
+}
+
+TEST(VerifyInstallerCli, AFileThatMatchesThePublishedChecksumIsGenuine) {
+    // The match path, with a --kb table that publishes this very file's SHA-256 under its name.
+    TempDir t;
+    const auto f = make_makeself(t, "cuda_12.9.1_575.57.08_linux.run", {"--sha256"}, "CUDA Installer", "pkg");
+    const auto sha = tool({"/usr/bin/sha256sum", f.string()}).substr(0, 64);
+    t.write("kb/installer_checksums.tsv",
+            "# source: this test\nfile\tkind\trelease\tsha256\tmd5\tsource\n"
+            "cuda_12.9.1_575.57.08_linux.run\tcuda-runfile\t12.9.1\t" +
+                sha + "\t\ta test's table\n");
+    auto run = run_cudoctor({"verify-installer", f.string(), "--kb", (t.path() / "kb").string()});
+    EXPECT_EQ(run.exit_code, 0) << run.describe() << run.out << run.err;
+    EXPECT_NE(run.out.find("genuine: it matches the published SHA-256 of cuda_12.9.1_575.57.08_linux.run"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("(a test's table)"), std::string::npos) << run.out;
 }
 
 }  // namespace cudoctor::test

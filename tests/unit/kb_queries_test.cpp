@@ -305,9 +305,27 @@ TEST(KbDistro, PackageNames) {
     EXPECT_EQ(builtin_kb().package_template("cuda_toolkit")->pulls_driver, false);
 }
 
+TEST(KbQueries, PublishedChecksumsAreFoundByTheFileNameNvidiaGivesIt) {
+    const auto* runfile = builtin_kb().installer_checksum("cuda_12.4.1_550.54.15_linux.run");
+    ASSERT_NE(runfile, nullptr);
+    EXPECT_EQ(runfile->kind, "cuda-runfile");
+    EXPECT_EQ(runfile->release, "12.4.1");
+    EXPECT_EQ(runfile->sha256, "367d2299b3a4588ab487a6d27276ca5d9ead6e394904f18bccb9e12433b9c4fb");
+    EXPECT_EQ(builtin_kb().installer_checksum("cuda_12.4.1_550.54.15_linux"), nullptr);           // the exact name only
+    EXPECT_EQ(builtin_kb().installer_checksum("/tmp/cuda_12.4.1_550.54.15_linux.run"), nullptr);  // a base name, not a path
+    // One row per file: cuDNN 9.8.0.87 has an archive per CUDA major.
+    std::size_t runfiles = 0, archives = 0;
+    for (const auto* f : {"cudnn-linux-x86_64-9.8.0.87_cuda11-archive.tar.xz", "cudnn-linux-x86_64-9.8.0.87_cuda12-archive.tar.xz"})
+        archives += builtin_kb().installer_checksum(f) != nullptr;
+    for (const auto* f : {"cuda_11.8.0_520.61.05_linux.run", "cuda_12.6.2_560.35.03_linux.run", "cuda_13.0.1_580.82.07_linux.run"})
+        runfiles += builtin_kb().installer_checksum(f) != nullptr;
+    EXPECT_EQ(archives, 2u);
+    EXPECT_EQ(runfiles, 3u);
+}
+
 TEST(KbSources, EveryTableNamesItsSource) {
     const auto sources = builtin_kb().sources();
-    ASSERT_EQ(sources.size(), 14u);  // cuda_components.tsv joined the 13
+    ASSERT_EQ(sources.size(), 15u);  // installer_checksums.tsv joined the 14
     EXPECT_EQ(sources.front().first, "cuda_arch_support.tsv");
     for (const auto& [name, source] : sources) {
         EXPECT_FALSE(source.empty()) << name;
