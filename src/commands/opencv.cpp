@@ -191,9 +191,9 @@ Command add_opencv_command(CLI::App& app) {
     cmake->add_option("--prefix", o->prefix, "CMAKE_INSTALL_PREFIX (default /usr/local)");
     add_common(cmake, *o, true);
 
-    auto* log =
-        cmd->add_subcommand("log",
-                            "read a saved OpenCV CMake configure log (or cv2.getBuildInformation() text) and say what was really enabled");
+    auto* log = cmd->add_subcommand(
+        "log",
+        "read a saved OpenCV configure or build log (or cv2.getBuildInformation() text): what was really enabled, or why the build stopped");
     log->add_option("file", o->log_file, "the log (cmake … 2>&1 | tee cmake_config.log); - for standard input")->required();
     add_common(log, *o, true);
 

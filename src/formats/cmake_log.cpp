@@ -175,6 +175,72 @@ const CmakeFind* OpencvBuildLog::find(std::string_view package) const {
     return nullptr;
 }
 
+namespace {
+
+bool all_digits(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// "[ 45%] Building …" (make) or "[12/300] Building …" (ninja).
+bool build_progress(std::string_view t) {
+    if (!t.starts_with("[")) return false;
+    const auto close = t.find(']');
+    if (close == std::string_view::npos || close > 16) return false;
+    const auto inside = text::trim(t.substr(1, close - 1));
+    const auto rest = text::trim(t.substr(close + 1));
+    const bool counter = (inside.ends_with("%") && all_digits(text::trim(inside.substr(0, inside.size() - 1)))) ||
+                         (inside.find('/') != std::string_view::npos && all_digits(inside.substr(0, inside.find('/'))) &&
+                          all_digits(inside.substr(inside.find('/') + 1)));
+    return counter && (rest.starts_with("Building") || rest.starts_with("Linking") || rest.starts_with("Built target"));
+}
+
+bool compiler_was_killed(std::string_view t) {
+    return text::contains(t, "Killed signal terminated program") || text::contains(t, "internal compiler error: Killed") ||
+           text::contains(t, "died due to signal 9") || t == "Killed";
+}
+
+bool compile_error(std::string_view t) {
+    if (t.starts_with("make") || t.starts_with("CMake Error") || t.starts_with("ninja:") || t.starts_with("gmake")) return false;
+    return text::contains(t, ": error: ") || t.starts_with("error: ") || text::contains(t, "fatal error: ") ||
+           t.starts_with("nvcc fatal") || text::contains(t, ": fatal error ") || text::contains(t, "(error) ") ||
+           text::contains(t, ") : error ") || text::contains(t, "): error: ") || text::contains(t, "undefined reference to ");
+}
+
+/// Records what a build line says (progress, a killed compiler, the first error, a missing
+/// header); true when the line is consumed.
+bool read_build_line(std::string_view t, std::size_t line_no, OpencvBuildLog& log) {
+    if (build_progress(t)) {
+        log.build_output = true;
+        return true;
+    }
+    if (t.starts_with("Building NVCC (Device) object") || t.starts_with("Building NVCC intermediate link file")) {
+        log.build_output = true;
+        return true;
+    }
+    if (compiler_was_killed(t)) {
+        if (log.compiler_killed.empty()) {
+            log.compiler_killed = cut(t);
+            log.compiler_killed_line = line_no;
+        }
+        return true;
+    }
+    if (!compile_error(t)) return false;
+    if (log.first_error.empty()) {
+        log.first_error = cut(t);
+        log.first_error_line = line_no;
+    }
+    // "fatal error: cudnn.h: No such file or directory"
+    constexpr std::string_view kFatal = "fatal error: ";
+    if (const auto at = t.find(kFatal); at != std::string_view::npos && log.missing_header.empty()) {
+        const auto rest = t.substr(at + kFatal.size());
+        const auto colon = rest.find(": No such file or directory");
+        if (colon != std::string_view::npos && colon < 200) log.missing_header = cut(rest.substr(0, colon));
+    }
+    return true;
+}
+
+}  // namespace
+
 OpencvBuildLog parse_opencv_build_log(std::string_view text) {
     OpencvBuildLog log;
     // Never reallocated: open_message points into them.
@@ -209,6 +275,7 @@ OpencvBuildLog parse_opencv_build_log(std::string_view text) {
             if (trimmed.empty()) continue;
         }
         if (trimmed.empty()) continue;
+        if (read_build_line(trimmed, line_no, log)) continue;
 
         if (auto start = message_start(body)) {
             auto& list = start->error ? log.errors : log.warnings;

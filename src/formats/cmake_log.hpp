@@ -70,6 +70,14 @@ struct OpencvBuildLog {
     std::vector<CmakeMessage> warnings;   ///< at most kMaxItems
     bool configuring_incomplete = false;  ///< "Configuring incomplete, errors occurred!"
     bool configuring_done = false;        ///< "Configuring done"
+
+    // The build after the configure (`cmake --build … 2>&1 | tee build.log`).
+    bool build_output = false;             ///< progress lines of a build: "[ 45%] Building …", "[12/300] Building …"
+    std::string first_error;               ///< the first compiler or linker error ("…: error: …", "nvcc fatal : …")
+    std::size_t first_error_line = 0;      ///< its 1-based line; 0 when none
+    std::string compiler_killed;           ///< the line saying the kernel killed the compiler (out of memory)
+    std::size_t compiler_killed_line = 0;  ///< its 1-based line; 0 when none
+    std::string missing_header;            ///< "cudnn.h" from "fatal error: cudnn.h: No such file or directory"
     std::size_t lines = 0;
 
     static constexpr std::size_t kMaxItems = 64;      ///< per list of messages and finds

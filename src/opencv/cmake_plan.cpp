@@ -243,6 +243,12 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
          dnn_arch_ok ? "the DNN CUDA backend (cv2.dnn.DNN_BACKEND_CUDA)" : "the DNN CUDA backend needs compute capability 5.3 or higher"});
     if (!dnn_arch_ok)
         plan.notes.push_back("compute capability " + ccs.front().str() + " is below 5.3: OpenCV's DNN CUDA backend cannot be built for it");
+    if (ccs.size() > 1)
+        // nvcc compiles every .cu file once per -gencode target (CUDA_ARCH_BIN and CUDA_ARCH_PTX
+        // each add one): the device half of the build scales with the count.
+        plan.notes.push_back(std::to_string(ccs.size()) + " architectures in CUDA_ARCH_BIN: nvcc compiles each of OpenCV's CUDA files " +
+                             std::to_string(ccs.size()) + " times, so the CUDA part of the build takes about " +
+                             std::to_string(ccs.size()) + "× as long as for one; drop the GPUs this build will never run on");
     if (cudnn && (cudnn->location == "pip" || cudnn->location == "conda")) {
         const std::string include = host::join(host::dirname(cudnn->path), "include");
         plan.defines.push_back({"CUDNN_INCLUDE_DIR", include, "cuDNN from " + cudnn->location + " is outside CMake's search path"});

@@ -40,8 +40,45 @@ std::string gpu_list_cc(const std::vector<gpucode::TargetGpu>& gpus) {
     return cudoctor::report::join(ccs, ",");
 }
 
+/// FindCUDA's "CMake Error at cuda_compile_1_generated_x.cu.o.RELEASE.cmake: Error generating
+/// file": a build step's wrapper reporting that nvcc failed, not a configure error.
+bool build_step_wrapper(const formats::CmakeMessage& e) {
+    return text::contains(e.where, ".cu.o.") || text::starts_with(e.text, "Error generating");
+}
+
+void judge_build(const formats::OpencvBuildLog& log, const LogContext& ctx, std::vector<Verdict>& out) {
+    const auto at = [](std::size_t line, const std::string& what) { return "line " + std::to_string(line) + ": " + what; };
+    if (!log.compiler_killed.empty()) {
+        // The root: every error after it follows from the compiler that never finished.
+        out.push_back({"build", Status::failed, at(log.compiler_killed_line, log.compiler_killed),
+                       "the kernel killed the compiler: the build ran out of memory (an nvcc job of OpenCV can take about 3 GB, "
+                       "and -j runs that many at once)",
+                       "build again with fewer jobs: cmake --build <build dir> -j N, N from this machine's memory (cudoctor opencv "
+                       "cmake prints it); more swap helps too"});
+        return;
+    }
+    if (!log.missing_header.empty() && text::starts_with(log.missing_header, "cudnn")) {
+        out.push_back({"build", Status::failed, at(log.first_error_line, log.first_error),
+                       log.missing_header + " is not where the compiler looks: cuDNN's headers are missing, or the configure found "
+                                            "them somewhere the build does not",
+                       cudnn_install(ctx, log.cuda_version.empty() ? log.cuda_detected : log.cuda_version) +
+                           "; then configure again in a fresh build folder"});
+        return;
+    }
+    if (!log.first_error.empty() && (log.build_output || !log.missing_header.empty())) {
+        out.push_back({"build", Status::failed, at(log.first_error_line, log.first_error),
+                       log.missing_header.empty() ? "the first error of the build: the ones after it follow from it"
+                                                  : log.missing_header + " was not found when the build compiled",
+                       "fix this first error, then build again"});
+        return;
+    }
+    if (log.build_output && !log.has_summary)
+        out.push_back({"build", Status::info, "a build log with no compiler error and no killed compiler", "", ""});
+}
+
 void judge_errors(const formats::OpencvBuildLog& log, const LogContext& ctx, std::vector<Verdict>& out) {
     for (const auto& e : log.errors) {
+        if (build_step_wrapper(e)) continue;  // judge_build names the error it wraps
         Verdict v{"configure", Status::failed, "CMake Error" + (e.where.empty() ? std::string() : " at " + e.where) + ": " + e.text, "", ""};
         if (text::contains(e.text, "requires CC 5.3")) {
             v.reason = "CUDA_ARCH_BIN holds an architecture below 5.3; the DNN CUDA backend cannot run there";
@@ -287,13 +324,15 @@ bool LogReport::problems() const {
 
 bool LogReport::recognized() const {
     return log.has_summary || log.has_cuda_line || log.has_cudnn_line || log.cuda_not_detected || !log.cuda_detected.empty() ||
-           !log.errors.empty() || !log.to_be_built.empty() || !log.unavailable.empty() || log.python3 || !log.python_for_build.empty();
+           !log.errors.empty() || !log.to_be_built.empty() || !log.unavailable.empty() || log.python3 || !log.python_for_build.empty() ||
+           log.build_output || !log.compiler_killed.empty() || !log.missing_header.empty();
 }
 
 LogReport judge_log(formats::OpencvBuildLog log, const LogContext& context) {
     LogReport report;
     report.log = std::move(log);
     auto& out = report.verdicts;
+    judge_build(report.log, context, out);
     judge_errors(report.log, context, out);
     judge_cuda(report.log, out);
     judge_archs(report.log, context, out);

@@ -46,6 +46,51 @@ TEST(OpencvCli, LogSaysWhatWasSkippedAndHowToFixIt) {
     EXPECT_NE(run.out.find("fix: sudo apt-get install -y libcudnn9-dev-cuda-11"), std::string::npos) << run.out;
 }
 
+TEST(OpencvCli, BuildLogKilledCompilerIsTheRootWhateverFollows) {
+    // Real build logs (tests/fixtures/errors/build-oom-killed): a bare "Killed" after OpenCV's
+    // 97 %, and gcc's "internal compiler error: Killed (program cc1plus)".
+    const std::string errors = std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/errors/build-oom-killed/";
+    for (const std::string name : {"jep-8.log", "nano-build-opencv-11.log", "opencvsharp-1319.log"}) {
+        SCOPED_TRACE(name);
+        auto run = run_cudoctor({"opencv", "log", errors + name, "--json"});
+        EXPECT_EQ(run.exit_code, 1) << run.describe() << run.err;
+        const auto j = nlohmann::json::parse(run.out);
+        ASSERT_NE(verdict(j, "build"), nullptr) << j.dump(2);
+        EXPECT_EQ((*verdict(j, "build"))["status"], "failed");
+        EXPECT_NE((*verdict(j, "build"))["reason"].get<std::string>().find("ran out of memory"), std::string::npos);
+        EXPECT_NE((*verdict(j, "build"))["fix"].get<std::string>().find("-j N"), std::string::npos);
+        EXPECT_EQ(verdict(j, "configure"), nullptr) << "FindCUDA's 'Error generating file' is the build step's wrapper";
+    }
+}
+
+TEST(OpencvCli, BuildLogNamesTheFirstErrorAndAMissingCudnnHeader) {
+    auto first = run_cudoctor({"opencv", "log", fixture("build_first_error_made_here.log")});
+    EXPECT_EQ(first.exit_code, 1) << first.err;
+    EXPECT_NE(first.out.find("✗ build: FAILED — line 7: /home/u/opencv/modules/core/src/alloc.cpp:52:10: error: 'posix_memalign'"),
+              std::string::npos)
+        << first.out;
+    EXPECT_EQ(first.out.find("'ptr' was not declared"), std::string::npos) << "only the first error: the rest follow from it";
+
+    auto header = run_cudoctor({"opencv", "log", fixture("build_cudnn_version_h_darknet_2356.log"), "--json"});
+    EXPECT_EQ(header.exit_code, 1) << header.err;
+    const auto j = nlohmann::json::parse(header.out);
+    ASSERT_NE(verdict(j, "build"), nullptr) << j.dump(2);
+    EXPECT_NE((*verdict(j, "build"))["reason"].get<std::string>().find("cudnn_version.h is not where the compiler looks"), std::string::npos);
+    EXPECT_NE((*verdict(j, "build"))["fix"].get<std::string>().find("cuDNN"), std::string::npos);
+    EXPECT_NE((*verdict(j, "build"))["summary"].get<std::string>().find("line 10: /usr/local/cuda/include/cudnn.h:60:10: fatal error"),
+              std::string::npos);
+}
+
+TEST(OpencvCli, CmakeSaysSeveralArchitecturesMultiplyTheCudaBuild) {
+    const std::string root = std::string(CUDOCTOR_ROOTS_DIR) + "/ubuntu2204-rtx4060ti";
+    auto two = run_cudoctor({"opencv", "cmake", "--root", root, "--gpu", "8.9", "--gpu", "7.5"});
+    EXPECT_NE(two.out.find("-D CUDA_ARCH_BIN=7.5,8.9"), std::string::npos) << two.out;
+    EXPECT_NE(two.out.find("2 architectures in CUDA_ARCH_BIN: nvcc compiles each of OpenCV's CUDA files 2 times"), std::string::npos)
+        << two.out;
+    auto one = run_cudoctor({"opencv", "cmake", "--root", root, "--gpu", "8.9"});
+    EXPECT_EQ(one.out.find("architectures in CUDA_ARCH_BIN"), std::string::npos) << one.out;
+}
+
 TEST(OpencvCli, LogBadInputIsOneLineAndExit2) {
     TempDir tmp;
     const auto junk = tmp.write("junk.log", std::string("\x7f"
