@@ -13,12 +13,33 @@
 #include "formats/efivar.hpp"
 #include "formats/ld_so_cache.hpp"
 #include "formats/os_release.hpp"
+#include "formats/wslconfig.hpp"
 #include "probe/context.hpp"
 
 namespace cudoctor::probe {
 namespace {
 
 constexpr std::string_view kPlatformProbe = "platform";
+
+/// WSL2 reads the Windows user's %UserProfile%\.wslconfig; from inside, C: is /mnt/c (when
+/// automount keeps that name). One user with a memory limit is recorded: several Windows users
+/// with one each cannot say which one runs this distribution, so none is.
+void read_wslconfig(Context& ctx) {
+    auto& p = ctx.snap.platform;
+    std::vector<std::pair<std::string, formats::WslMemoryLimit>> found;
+    for (const auto& home : ctx.host.glob("/mnt/c/Users", "*")) {
+        const std::string file = host::join(home, ".wslconfig");
+        if (!ctx.host.is_file(file)) continue;
+        auto text_data = ctx.read(kPlatformProbe, file, 1u << 20);
+        if (!text_data) continue;
+        if (auto limit = formats::parse_wslconfig_memory(*text_data)) found.emplace_back(file, *limit);
+    }
+    if (found.size() != 1) return;
+    p.wslconfig_path = found.front().first;
+    p.wsl_memory_limit = found.front().second.bytes;
+    p.wsl_memory_line = found.front().second.line;
+    p.evidence.push_back({p.wslconfig_path + ":" + std::to_string(p.wsl_memory_line), "[wsl2] memory=" + found.front().second.text});
+}
 constexpr std::string_view kEfiGlobal = "8be4df61-93ca-11d2-aa0d-00e098032b8c";
 
 std::string first_line(std::string_view s) {
@@ -91,6 +112,7 @@ void read_kernel(Context& ctx) {
         p.wsl_gpu = dxg && !libcuda.empty();
         if (dxg) p.evidence.push_back({"/dev/dxg", "present: the WSL2 GPU device"});
         if (!libcuda.empty()) p.evidence.push_back({libcuda.front(), "the Windows NVIDIA driver's libcuda"});
+        read_wslconfig(ctx);
     }
 }
 

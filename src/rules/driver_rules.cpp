@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/text.hpp"
 #include "kb/toolkit_release.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
@@ -326,8 +327,31 @@ std::vector<Finding> vm_without_gpu_passthrough(const Snapshot& s, const kb::Kb&
 
 }  // namespace
 
+// An nvcc job of a source build (OpenCV's CUDA modules, a PyTorch extension, flash-attention)
+// takes about 3 GB: below two jobs' worth the kernel kills the compiler at -j 2.
+constexpr std::uint64_t kBuildJobBytes = 3ull << 30;
+
+std::vector<Finding> wsl_memory_limit_low(const Snapshot& s, const kb::Kb&) {
+    const auto& p = s.platform;
+    if (!p.wsl || !p.wsl_memory_limit || p.wslconfig_path.empty() || *p.wsl_memory_limit >= 2 * kBuildJobBytes) return {};
+    const double gib = static_cast<double>(*p.wsl_memory_limit) / static_cast<double>(1ull << 30);
+    return {finding(fmt::format("WSL2 is limited to {:.1f} GB of memory by {}", gib, p.wslconfig_path),
+                    "A source build of OpenCV with CUDA or of a PyTorch extension needs about 3 GB per parallel nvcc job: under "
+                    "this limit the kernel kills the compiler (\"Killed signal terminated program cc1plus\") at -j 2 already.",
+                    fmt::format("sed -i '{}d' {}   # drop the limit: WSL2 then takes half of Windows' memory (or set memory= higher)\n"
+                                "# then, in Windows: wsl --shutdown (the limit applies when WSL2 starts)",
+                                p.wsl_memory_line, text::shell_quote(p.wslconfig_path)),
+                    {{p.wslconfig_path + ":" + std::to_string(p.wsl_memory_line), fmt::format("[wsl2] memory: {:.1f} GB", gib)}},
+                    Severity::warning)};
+}
+
 std::vector<Rule> driver_rules() {
     return {
+        {"wsl-memory-limit-low", Layer::platform, Severity::warning, "WSL2's .wslconfig limits memory below what a source build needs",
+         "Reads the Windows user's .wslconfig (/mnt/c/Users/*/.wslconfig, [wsl2] memory=). Under 6 GB two nvcc jobs of a "
+         "source build (OpenCV with CUDA, PyTorch extensions) do not fit and the kernel kills the compiler. Fixed by "
+         "dropping or raising the limit, then wsl --shutdown.",
+         wsl_memory_limit_low},
         {"vm-without-gpu-passthrough", Layer::gpu, Severity::error, "a VMware / VirtualBox / Hyper-V / KVM guest sees no NVIDIA GPU",
          "Checks for a virtual machine (DMI vendor) with no NVIDIA device on its PCI bus. A guest sees a GPU only through "
          "PCI passthrough or vGPU; the fix depends on the hypervisor.",

@@ -78,6 +78,7 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "async-error", .layer = Layer::framework, .named_by = NamedBy::cause},
     // -- named by check's rules only (verify blames these too)
     {.id = "vm-without-gpu-passthrough", .layer = Layer::gpu},
+    {.id = "wsl-memory-limit-low", .layer = Layer::platform},
     {.id = "nouveau-loaded", .layer = Layer::driver},
     {.id = "secure-boot-blocks-module", .layer = Layer::driver},
     {.id = "driver-module-not-built-for-kernel", .layer = Layer::driver},

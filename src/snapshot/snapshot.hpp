@@ -261,6 +261,11 @@ struct Platform {
     std::string c_compiler;          ///< the cc / gcc PATH finds ("" when none)
     bool wsl = false;
     bool wsl_gpu = false;        ///< WSL2 with its GPU device: /dev/dxg and /usr/lib/wsl/lib/libcuda.so* are there
+    /// WSL2: the Windows user's .wslconfig (/mnt/c/Users/<name>/.wslconfig) that sets a memory
+    /// limit for the virtual machine, the limit in bytes and its line; "" / nullopt / 0 otherwise.
+    std::string wslconfig_path;
+    std::optional<std::uint64_t> wsl_memory_limit;
+    std::size_t wsl_memory_line = 0;
     std::string container;       ///< "docker" | "podman" | … | ""
     std::string virtualization;  ///< "vmware" | "oracle" | "kvm" | "microsoft" | … | "" (none seen)
     std::string secure_boot;     ///< "enabled" | "disabled" | "unsupported" (no EFI) | "unknown"

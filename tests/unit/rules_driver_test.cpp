@@ -436,3 +436,24 @@ TEST(RulesDriver, WslWindowsDriverBelowTheFloorIsAnError) {
     EXPECT_THAT(found[0].title, ::testing::HasSubstr("Windows driver 516.94"));
     EXPECT_THAT(found[0].title, ::testing::HasSubstr("527.41"));
 }
+
+// --- wsl-memory-limit-low ---------------------------------------------------------------------------
+
+TEST(RulesDriver, WslMemoryLimitBelowTwoBuildJobsFires) {
+    using namespace cudoctor::test::rule_cases;
+    auto s = wsl_machine("551.86");
+    s.platform.wslconfig_path = "/mnt/c/Users/alice/.wslconfig";
+    s.platform.wsl_memory_limit = 4ull << 30;
+    s.platform.wsl_memory_line = 2;
+    const auto found = fired("wsl-memory-limit-low", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, cudoctor::snapshot::Severity::warning);
+    EXPECT_THAT(found[0].title, ::testing::HasSubstr("4.0 GB"));
+    EXPECT_THAT(found[0].fix, ::testing::HasSubstr("sed -i '2d' /mnt/c/Users/alice/.wslconfig"));
+    EXPECT_THAT(found[0].fix, ::testing::HasSubstr("wsl --shutdown"));
+
+    s.platform.wsl_memory_limit = 8ull << 30;  // two jobs fit
+    EXPECT_TRUE(silent("wsl-memory-limit-low", s));
+    s.platform.wsl_memory_limit = std::nullopt;  // no limit set: WSL's default
+    EXPECT_TRUE(silent("wsl-memory-limit-low", s));
+}
