@@ -13,6 +13,7 @@
 #include "formats/efivar.hpp"
 #include "formats/ld_so_cache.hpp"
 #include "formats/os_release.hpp"
+#include "probe/container.hpp"
 #include "probe/context.hpp"
 
 namespace cudoctor::probe {
@@ -296,6 +297,7 @@ void probe_platform(Context& ctx) {
     read_virtualization(ctx);
     read_secure_boot(ctx);
     read_dkms(ctx);
+    probe_container(ctx);
 }
 
 }  // namespace cudoctor::probe
