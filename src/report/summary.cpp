@@ -99,8 +99,12 @@ std::string describe_platform_details(const snapshot::Platform& p) {
     for (int g : p.gcc_installed) gcc.push_back(std::to_string(g));
     std::vector<std::string> parts = {p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ", true))
                                                     : "no gcc found",
-                                      p.wsl ? "WSL2" : "", p.container.empty() ? "" : "container: " + p.container,
+                                      p.wsl ? "WSL2" : "",
+                                      p.container.empty() ? "" : "container: " + p.container,
                                       p.virtualization.empty() ? "" : "virtual machine: " + p.virtualization,
+                                      p.container_toolkit_version.empty() ? ""
+                                                                          : "NVIDIA Container Toolkit " + p.container_toolkit_version +
+                                                                                (p.docker_nvidia_runtime ? " (Docker runtime: nvidia)" : ""),
                                       "Secure Boot " + (p.secure_boot.empty() ? std::string("unknown") : p.secure_boot)};
     return join(parts, " · ", true);
 }
