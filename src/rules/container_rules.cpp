@@ -139,10 +139,12 @@ std::vector<Finding> container_toolkit_missing(const Snapshot& s, const kb::Kb& 
     const auto& p = s.platform;
     if (!p.container.empty() || !p.docker_installed || !p.container_toolkit_version.empty()) return {};
     if (s.gpus.empty() && !p.wsl_gpu) return {};
+    // A CDI spec is what nvidia-ctk writes: the toolkit is there in a form not recognised here.
+    if (!p.cdi_specs.empty()) return {};
     std::vector<Evidence> ev;
     for (const auto& e : p.evidence)
         if (text::contains(e.detail, "docker") || text::contains(e.detail, "Docker")) ev.push_back(e);
-    ev.push_back({"nvidia-container-toolkit", "absent: no package, no nvidia-ctk or nvidia-container-runtime, no config.toml"});
+    ev.push_back({"nvidia-container-toolkit", "absent: no package, no nvidia-ctk or nvidia-container-runtime, no config.toml, no CDI spec"});
     return {finding("Docker is installed with an NVIDIA GPU but without the NVIDIA Container Toolkit",
                     "Docker reaches the GPU only through the NVIDIA Container Toolkit: without it `docker run --gpus all` fails "
                     "with \"could not select device driver \"\" with capabilities: [[gpu]]\" and no container sees the GPU.",
@@ -169,7 +171,7 @@ std::vector<Rule> container_rules() {
          container_driver_too_old},
         {"container-toolkit-missing", Layer::platform, Severity::warning, "Docker and an NVIDIA GPU without the NVIDIA Container Toolkit",
          "Checks for Docker (docker-ce / docker.io, dockerd), an NVIDIA GPU and no NVIDIA Container Toolkit (package, "
-         "nvidia-ctk, config.toml): docker run --gpus fails. Fixed by NVIDIA's apt repository, nvidia-container-toolkit "
+         "nvidia-ctk, config.toml, CDI spec): docker run --gpus fails. Fixed by NVIDIA's apt repository, nvidia-container-toolkit "
          "and nvidia-ctk runtime configure --runtime=docker.",
          container_toolkit_missing},
     };

@@ -165,6 +165,9 @@ TEST(ContainerRules, ToolkitPresentNoDockerNoGpuOrInsideIsSilent) {
     auto no_gpu = docker_host();
     no_gpu.gpus.clear();
     EXPECT_TRUE(silent("container-toolkit-missing", no_gpu));
+    auto cdi = docker_host();
+    cdi.platform.cdi_specs = {"/etc/cdi/nvidia.yaml"};
+    EXPECT_TRUE(silent("container-toolkit-missing", cdi));
     auto inside = docker_host();
     inside.platform.container = "docker";
     EXPECT_TRUE(silent("container-toolkit-missing", inside));
