@@ -14,6 +14,7 @@
 #include "formats/ld_so_cache.hpp"
 #include "formats/os_release.hpp"
 #include "formats/wslconfig.hpp"
+#include "probe/container.hpp"
 #include "probe/context.hpp"
 
 namespace cudoctor::probe {
@@ -318,6 +319,7 @@ void probe_platform(Context& ctx) {
     read_virtualization(ctx);
     read_secure_boot(ctx);
     read_dkms(ctx);
+    probe_container(ctx);
 }
 
 }  // namespace cudoctor::probe

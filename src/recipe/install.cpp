@@ -66,6 +66,36 @@ std::vector<std::string> kernel_module_rebuild(const Distro& d, const std::strin
     return out;
 }
 
+std::vector<std::string> container_toolkit_install(const Distro& d, const kb::Kb& kb) {
+    constexpr std::string_view kKeyring = "/usr/share/keyrings/nvidia-container-toolkit-keyring.gpg";
+    constexpr std::string_view kGuide = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html";
+    // The names and addresses are the KB's (package_names.tsv); a --kb table without them gets the guide.
+    const auto package = kb.package_name("container_toolkit", {});
+    const auto key = kb.package_name("container_toolkit_gpgkey_url", {});
+    const auto list = kb.package_name("container_toolkit_list_url", {});
+    const auto repo = kb.package_name("container_toolkit_repo_url", {});
+    const auto& id = d.id;
+    const bool dnf = id == "fedora" || id == "rhel" || id == "rocky" || id == "almalinux" || id == "centos";
+    std::vector<std::string> out;
+    if (d.apt() && package && key && list) {
+        out.emplace_back("# the NVIDIA Container Toolkit's repository: its key, then its source list signed by that key");
+        out.push_back(fmt::format("curl -fsSL {} | sudo gpg --dearmor -o {}", *key, kKeyring));
+        out.push_back(
+            fmt::format("curl -s -L {} | sed 's#deb https://#deb [signed-by={}] https://#g' | sudo tee "
+                        "/etc/apt/sources.list.d/nvidia-container-toolkit.list",
+                        *list, kKeyring));
+        out.push_back(install_packages(d, {*package}));
+    } else if (dnf && package && repo) {
+        out.push_back("curl -s -L " + *repo + " | sudo tee /etc/yum.repos.d/nvidia-container-toolkit.repo");
+        out.push_back(install_packages(d, {*package}));
+    } else {
+        out.push_back(fmt::format("# install the NVIDIA Container Toolkit as NVIDIA's guide says for {}: {}", d.label(), kGuide));
+    }
+    out.emplace_back("sudo nvidia-ctk runtime configure --runtime=docker");
+    out.emplace_back("sudo systemctl restart docker");
+    return out;
+}
+
 std::string cuda_repo_of(const Distro& d, const kb::Kb& kb) {
     if (d.wsl) return d.id == "ubuntu" ? "wsl-ubuntu" : "";
     auto release = kb.distro_release(d.id, d.version);

@@ -122,6 +122,14 @@ struct CudnnInstall {
 /// for the shell, the CMake variable for builds.
 [[nodiscard]] std::string use_host_gcc(const Distro& d, const std::vector<int>& installed, int gcc_major);
 
+// ---- containers --------------------------------------------------------------------------------
+
+/// The NVIDIA Container Toolkit for Docker, as NVIDIA's install guide gives it: its repository's
+/// key and source list (apt) or repository file (dnf), the nvidia-container-toolkit package,
+/// `nvidia-ctk runtime configure --runtime=docker` and a Docker restart; a comment naming the
+/// guide for another distribution.
+[[nodiscard]] std::vector<std::string> container_toolkit_install(const Distro& d, const kb::Kb& kb);
+
 // ---- fixes for a probed machine (check's rules, explain, verify) -------------------------------
 
 /// driver_install for this machine (its Distro, GPUs, nouveau, Secure Boot) with at least

@@ -94,13 +94,22 @@ std::string describe_platform(const snapshot::Platform& p) {
     return join(parts, " · ", true);
 }
 
+/// "NVIDIA Container Toolkit 1.16.2-1 (Docker runtime: nvidia)"; "" without the toolkit.
+std::string container_toolkit_label(const snapshot::Platform& p) {
+    if (p.container_toolkit_version.empty()) return {};
+    const std::string version = p.container_toolkit_version == "unknown" ? "(version unknown)" : p.container_toolkit_version;
+    return "NVIDIA Container Toolkit " + version + (p.docker_nvidia_runtime ? " (Docker runtime: nvidia)" : "");
+}
+
 std::string describe_platform_details(const snapshot::Platform& p) {
     std::vector<std::string> gcc;
     for (int g : p.gcc_installed) gcc.push_back(std::to_string(g));
     std::vector<std::string> parts = {p.gcc_default ? fmt::format("gcc {} (installed: {})", *p.gcc_default, join(gcc, ", ", true))
                                                     : "no gcc found",
-                                      p.wsl ? "WSL2" : "", p.container.empty() ? "" : "container: " + p.container,
+                                      p.wsl ? "WSL2" : "",
+                                      p.container.empty() ? "" : "container: " + p.container,
                                       p.virtualization.empty() ? "" : "virtual machine: " + p.virtualization,
+                                      container_toolkit_label(p),
                                       "Secure Boot " + (p.secure_boot.empty() ? std::string("unknown") : p.secure_boot)};
     return join(parts, " · ", true);
 }

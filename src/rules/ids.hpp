@@ -110,6 +110,9 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "shell-rc-names-missing-toolkit", .layer = Layer::environment},
     {.id = "cudnn-links-flattened", .layer = Layer::cudnn},
     {.id = "distro-cuda-toolkit-old", .layer = Layer::toolkit},
+    {.id = "container-no-compute-capability", .layer = Layer::platform},
+    {.id = "container-driver-too-old", .layer = Layer::driver},
+    {.id = "container-toolkit-missing", .layer = Layer::platform},
 });
 // clang-format on
 

@@ -271,6 +271,17 @@ struct Platform {
     std::string secure_boot;     ///< "enabled" | "disabled" | "unsupported" (no EFI) | "unknown"
     std::vector<DkmsModule> dkms;
     std::vector<Evidence> evidence;
+    // -- containers (absent from older snapshots: unset, none, false) --
+    /// Inside a container: the NVIDIA Container Toolkit's variables of its environment, as set
+    /// (nullopt when unset): which GPUs, which driver parts (compute, utility, …) the runtime
+    /// mounts, and the image's own driver requirement ("cuda>=12.4 brand=tesla,driver>=470,…").
+    std::optional<std::string> nvidia_visible_devices, nvidia_driver_capabilities, nvidia_require_cuda, nvidia_disable_require;
+    /// On a host: the NVIDIA Container Toolkit ("" when absent; its dpkg version, else "unknown"
+    /// when only its programs or config.toml are there), Docker, and Docker's nvidia runtime entry.
+    std::string container_toolkit_version;
+    bool docker_installed = false;
+    bool docker_nvidia_runtime = false;  ///< /etc/docker/daemon.json names "runtimes": {"nvidia": …}
+    std::vector<std::string> cdi_specs;  ///< /etc/cdi/*.yaml|json, /var/run/cdi/*.yaml|json
     friend bool operator==(const Platform&, const Platform&) = default;
 };
 

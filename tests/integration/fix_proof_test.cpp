@@ -86,6 +86,8 @@ std::optional<bool> repository_available(const std::string& repository, const Ma
     if (repository == "distribution") return true;
     if (repository.starts_with("ubuntu")) return m.os_id == "ubuntu";
     if (repository.starts_with("debian")) return m.os_id == "debian";
+    // NVIDIA's container toolkit repository: one source list for every apt distribution.
+    if (repository == "nvidia container repo") return m.os_id == "ubuntu" || m.os_id == "debian";
     if (repository == "nvidia cuda repo") {
         const auto rel = kb.distro_release(m.os_id, m.os_version);
         return rel && !rel->cuda_repo.empty();
@@ -446,6 +448,10 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
     std::vector<std::string> pinned_list;
     for (const auto& u : unprovable) pinned_list.push_back(u.substr(0, u.find(" (")));
     EXPECT_EQ(pinned_list, (std::vector<std::string>{
+                               // A container's start options and its host's driver are not in its image:
+                               // advice to start it otherwise, or to change the host.
+                               "docker-cuda124-old-host-driver container-driver-too-old",
+                               "docker-no-compute-cap container-no-compute-capability",
                                "driver-mismatch driver-library-mismatch",
                                "nouveau nouveau-loaded",
                                "nouveau gpu-without-driver",
@@ -459,6 +465,9 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
                                // It follows from distro-cuda-toolkit-old (whose PATH fix is proven);
                                // its own fix installs CUDA 11.8 (names checked) and edits ~/.bashrc.
                                "ubuntu2204-distro-nvcc-wins gpu-arch-unsupported-by-toolkit",
+                               // The toolkit's package name is checked (nvidia container repo); its
+                               // repository key and list come from curl, and Docker restarts.
+                               "ubuntu2204-docker-no-ctk container-toolkit-missing",
                                // dkms autoinstall and modprobe need the machine's running kernel (its
                                // headers package name is checked, by the KB's template, above).
                                "ubuntu2204-kernel-upgrade driver-module-not-built-for-kernel",
