@@ -109,6 +109,9 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "shell-rc-names-missing-toolkit", .layer = Layer::environment},
     {.id = "cudnn-links-flattened", .layer = Layer::cudnn},
     {.id = "distro-cuda-toolkit-old", .layer = Layer::toolkit},
+    {.id = "apt-cuda-repo-wrong-distro", .layer = Layer::platform},
+    {.id = "apt-local-repo-stale", .layer = Layer::platform},
+    {.id = "apt-driver-pin-conflict", .layer = Layer::driver},
 });
 // clang-format on
 
