@@ -14,6 +14,10 @@
 #include "commands/machine.hpp"
 #include "gpucode/gpus.hpp"
 
+// A namespace of its own: a global using-directive for cudoctor would hide the `compare(…)` of
+// headers later files of the unity build include (cudoctor::compare against fmt's bigint).
+namespace commands_machine_test {
+
 using namespace cudoctor;
 using namespace cudoctor::commands;
 
@@ -150,3 +154,5 @@ TEST(CommandsMachine, OpenMachineSaysWhatIsMissingKbFirst) {
     ASSERT_TRUE(host);
     EXPECT_FALSE(host->is_rooted()) << "no --root: this machine";
 }
+
+}  // namespace commands_machine_test
