@@ -36,13 +36,14 @@ std::string nvidia_repo_of(const std::string& uri) {
 }
 
 /// The CUDA release of a local repository NVIDIA's local .deb installs
-/// (file:///var/cuda-repo-ubuntu2204-12-4-local → {"cuda-repo-ubuntu2204-12-4-local", "12.4"}).
+/// (file:///var/cuda-repo-ubuntu2204-12-4-local → {"cuda-repo-ubuntu2204-12-4-local", "12.4"}); the
+/// repository name may hold a hyphen (cuda-repo-wsl-ubuntu-12-4-local).
 struct LocalRepo {
     std::string name;
     std::string release;
 };
 std::optional<LocalRepo> local_repo_of(const std::string& uri) {
-    static const std::regex form(R"(^file:(//)?/var/(cuda-repo-[a-z0-9]+-([0-9]+)-([0-9]+)-local)/?$)");
+    static const std::regex form(R"(^file:(//)?/var/(cuda-repo-[a-z0-9-]+-([0-9]+)-([0-9]+)-local)/?$)");
     std::smatch m;
     if (!std::regex_match(uri, m, form)) return std::nullopt;
     return LocalRepo{m[2].str(), m[3].str() + "." + m[4].str()};

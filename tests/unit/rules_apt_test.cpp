@@ -146,6 +146,11 @@ TEST(AptRules, LocalRepositoryOfAReleaseNoLongerInstalledFires) {
     const auto found = fired("apt-local-repo-stale", s);
     ASSERT_EQ(found.size(), 1u);
     EXPECT_THAT(found[0].title, HasSubstr("no CUDA 12.2 is installed"));
+    // WSL2's local .deb names its repository with a hyphen inside: cuda-repo-wsl-ubuntu-12-2-local.
+    s.platform.apt_sources = {local_source("cuda-repo-wsl-ubuntu-12-2-local")};
+    const auto wsl = fired("apt-local-repo-stale", s);
+    ASSERT_EQ(wsl.size(), 1u);
+    EXPECT_THAT(wsl[0].fix, HasSubstr("sudo apt-get purge cuda-repo-wsl-ubuntu-12-2-local"));
 }
 
 TEST(AptRules, LocalRepositoryInUseOrBeforeItsInstallStaysSilent) {
