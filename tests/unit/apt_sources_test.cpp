@@ -1,9 +1,10 @@
 // The apt configuration parsers on literal text: one-line sources, deb822 sources, preferences;
-// and dpkg's hold selection.
+// dpkg's hold selection; and the JSON round trip of what the probe records from them.
 #include <gtest/gtest.h>
 
 #include "formats/apt_sources.hpp"
 #include "formats/dpkg_status.hpp"
+#include "snapshot/snapshot_json.hpp"
 
 namespace apt_sources_test {
 
@@ -132,6 +133,44 @@ TEST(AptSources, DpkgHoldIsTheSelectionNotTheState) {
     EXPECT_FALSE(pkgs[1].held());
     EXPECT_TRUE(pkgs[2].held());
     EXPECT_FALSE(pkgs[2].installed());
+}
+
+// The apt facts of Platform survive the JSON round trip (check --json, then --snapshot anywhere),
+// and a snapshot written before they existed still loads, with none.
+
+TEST(AptSnapshot, SourcesKeyringsHoldsAndPinsRoundTrip) {
+    cudoctor::snapshot::Snapshot s;
+    s.platform.os_id = "ubuntu";
+    cudoctor::snapshot::AptSource src;
+    src.file = "/etc/apt/sources.list.d/cuda-ubuntu2204-12-2-local.list";
+    src.line = 1;
+    src.uri = "file:///var/cuda-repo-ubuntu2204-12-2-local";
+    src.suite = "/";
+    src.components = {"main"};
+    src.signed_by = "/usr/share/keyrings/cuda-F73B257B-keyring.gpg";
+    src.enabled = false;
+    src.signed_by_missing = true;
+    src.local_dir_missing = true;
+    s.platform.apt_sources = {src};
+    s.platform.apt_keyrings = {"/usr/share/keyrings/cuda-archive-keyring.gpg"};
+    s.platform.held_packages = {{"nvidia-driver-535", "535.183.01-0ubuntu0.22.04.1"}};
+    s.platform.apt_pins = {{"/etc/apt/preferences.d/cuda-repository-pin-600", 9, "*", "release l=NVIDIA CUDA", 600},
+                           {"/etc/apt/preferences.d/x", 1, "a", "version 1", std::nullopt}};
+    const auto back = cudoctor::snapshot::from_json_text(cudoctor::snapshot::to_json_value(s).dump());
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_EQ(back->platform, s.platform);
+}
+
+TEST(AptSnapshot, OlderSnapshotWithoutThemLoads) {
+    auto j = cudoctor::snapshot::to_json_value(cudoctor::snapshot::Snapshot{});
+    for (const char* k : {"apt_sources", "apt_keyrings", "held_packages", "apt_pins"}) {
+        ASSERT_TRUE(j["platform"].contains(k)) << k;
+        j["platform"].erase(k);
+    }
+    const auto back = cudoctor::snapshot::from_json_text(j.dump());
+    ASSERT_TRUE(back) << back.error().message;
+    EXPECT_TRUE(back->platform.apt_sources.empty());
+    EXPECT_TRUE(back->platform.held_packages.empty());
 }
 
 }  // namespace apt_sources_test
