@@ -55,6 +55,7 @@ void finish(std::vector<DpkgPackage>& out, bool& open) {
 }  // namespace
 
 bool DpkgPackage::installed() const { return status.ends_with(" installed"); }
+bool DpkgPackage::held() const { return status.starts_with("hold "); }
 
 std::vector<DpkgPackage> parse_dpkg_status(std::string_view text) {
     std::vector<DpkgPackage> out;

@@ -16,6 +16,9 @@ struct DpkgPackage {
 
     /// True when the status ends with " installed" (not "config-files", "half-installed", …).
     bool installed() const;
+    /// True when the selection is "hold" ("hold ok installed"): `apt-mark hold` keeps apt from
+    /// upgrading or removing it.
+    bool held() const;
 };
 
 /// Parses /var/lib/dpkg/status: stanzas of "Field: value" lines separated by blank lines

@@ -121,6 +121,7 @@ void read_dpkg(Context& ctx) {
     auto data = ctx.read(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
     if (!data) return;
     for (auto& pkg : formats::parse_dpkg_status(*data)) {
+        if (pkg.installed() && pkg.held()) ctx.snap.platform.held_packages.push_back({pkg.name, pkg.version});
         if (pkg.installed()) ctx.dpkg.push_back({std::move(pkg.name), std::move(pkg.version)});
     }
 }
@@ -309,6 +310,8 @@ void read_dkms(Context& ctx) {
 
 }  // namespace
 
+void probe_apt(Context& ctx);  // probe/apt.cpp
+
 void probe_platform(Context& ctx) {
     read_os(ctx);
     read_kernel(ctx);
@@ -320,6 +323,7 @@ void probe_platform(Context& ctx) {
     read_secure_boot(ctx);
     read_dkms(ctx);
     probe_container(ctx);
+    probe_apt(ctx);
 }
 
 }  // namespace cudoctor::probe

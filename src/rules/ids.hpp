@@ -113,6 +113,9 @@ inline constexpr auto kFailureModes = std::to_array<FailureMode>({
     {.id = "container-no-compute-capability", .layer = Layer::platform},
     {.id = "container-driver-too-old", .layer = Layer::driver},
     {.id = "container-toolkit-missing", .layer = Layer::platform},
+    {.id = "apt-cuda-repo-wrong-distro", .layer = Layer::platform},
+    {.id = "apt-local-repo-stale", .layer = Layer::platform},
+    {.id = "apt-driver-pin-conflict", .layer = Layer::driver},
 });
 // clang-format on
 

@@ -35,5 +35,6 @@ std::vector<Rule> cudnn_rules();
 std::vector<Rule> framework_rules();
 std::vector<Rule> environment_rules();
 std::vector<Rule> container_rules();
+std::vector<Rule> apt_rules();
 
 }  // namespace cudoctor::rules::detail

@@ -74,7 +74,7 @@ const std::vector<Rule>& all_rules() {
     static const std::vector<Rule> rules = [] {
         std::vector<Rule> all;
         for (auto part : {detail::driver_rules(), detail::toolkit_rules(), detail::cudnn_rules(), detail::framework_rules(),
-                          detail::environment_rules(), detail::container_rules()})
+                          detail::environment_rules(), detail::container_rules(), detail::apt_rules()})
             all.insert(all.end(), part.begin(), part.end());
         std::stable_sort(all.begin(), all.end(), [](const Rule& a, const Rule& b) { return layer_rank(a.layer) < layer_rank(b.layer); });
         // A rule id or layer the registry (ids.hpp) does not know is a programming error: stop at

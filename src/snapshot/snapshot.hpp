@@ -249,6 +249,41 @@ struct DkmsModule {
     friend bool operator==(const DkmsModule&, const DkmsModule&) = default;
 };
 
+/// One repository an apt source file names (formats/apt_sources: one .list line, or one URI x
+/// suite of a deb822 stanza), with what the probe saw of the files it points to.
+struct AptSource {
+    std::string file;  ///< "/etc/apt/sources.list.d/cuda-ubuntu2204-x86_64.list"
+    int line = 0;      ///< 1-based
+    std::string uri;   ///< "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/"
+    std::string suite;
+    std::vector<std::string> components;
+    std::string signed_by;  ///< the keyring path as written ("" when none)
+    bool enabled = true;    ///< false for a deb822 stanza with "Enabled: no"
+    /// signed_by is an absolute path that does not exist on the machine (apt: NO_PUBKEY).
+    bool signed_by_missing = false;
+    /// A file: URI whose folder does not exist (the local repository was deleted).
+    bool local_dir_missing = false;
+    friend bool operator==(const AptSource&, const AptSource&) = default;
+};
+
+/// A dpkg package on hold (/var/lib/dpkg/status "Status: hold ok installed"): apt never upgrades
+/// or removes it.
+struct HeldPackage {
+    std::string name;     ///< "nvidia-driver-535"
+    std::string version;  ///< "535.183.01-0ubuntu0.22.04.1"
+    friend bool operator==(const HeldPackage&, const HeldPackage&) = default;
+};
+
+/// One stanza of /etc/apt/preferences or /etc/apt/preferences.d/*.
+struct AptPin {
+    std::string file;
+    int line = 0;
+    std::string package;  ///< "nvidia-*"
+    std::string pin;      ///< "version 535.*"
+    std::optional<int> priority;
+    friend bool operator==(const AptPin&, const AptPin&) = default;
+};
+
 struct Platform {
     std::string os_id;               ///< "ubuntu"
     std::string os_version;          ///< "22.04"
@@ -282,6 +317,11 @@ struct Platform {
     bool docker_installed = false;
     bool docker_nvidia_runtime = false;  ///< /etc/docker/daemon.json names "runtimes": {"nvidia": …}
     std::vector<std::string> cdi_specs;  ///< /etc/cdi/*.yaml|json, /var/run/cdi/*.yaml|json
+    // apt (probe/apt.cpp): the sources, the keyring files, held packages and pins.
+    std::vector<AptSource> apt_sources;
+    std::vector<std::string> apt_keyrings;  ///< keyring files in /usr/share/keyrings (cuda-*), /etc/apt/trusted.gpg.d, /etc/apt/keyrings
+    std::vector<HeldPackage> held_packages;
+    std::vector<AptPin> apt_pins;
     friend bool operator==(const Platform&, const Platform&) = default;
 };
 

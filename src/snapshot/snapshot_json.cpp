@@ -70,11 +70,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Environment, path, nvcc_on_path,
                                                 loader_cache_format, loader_cache, conda_envs, active_conda_env, virtual_env,
                                                 cuda_launch_blocking, startup_lines, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DkmsModule, module, version, kernel, built_for_running_kernel, build_error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AptSource, file, line, uri, suite, components, signed_by, enabled, signed_by_missing,
+                                                local_dir_missing)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HeldPackage, name, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AptPin, file, line, package, pin, priority)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Platform, os_id, os_version, os_pretty, kernel, arch, glibc, gcc_default, gcc_installed,
                                                 c_compiler, wsl, wsl_gpu, wslconfig_path, wsl_memory_limit, wsl_memory_line, container,
                                                 virtualization, secure_boot, dkms, evidence, nvidia_visible_devices,
                                                 nvidia_driver_capabilities, nvidia_require_cuda, nvidia_disable_require,
-                                                container_toolkit_version, docker_installed, docker_nvidia_runtime, cdi_specs)
+                                                container_toolkit_version, docker_installed, docker_nvidia_runtime, cdi_specs, apt_sources,
+                                                apt_keyrings, held_packages, apt_pins)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Finding, id, severity, layer, title, why, fix, evidence, consequence_of)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema, tool_version, root, hostname, taken_at, overrides, gpus, driver, toolkits,
                                                 cudnn, frameworks, pythons, environment, platform, notes, findings)

@@ -1,7 +1,7 @@
 // Every fix `check` gives is proven, on every fixture machine. For each finding:
 //   * a fix made of file operations and environment lines (ln, cp, tee into /etc, ldconfig,
-//     export/unset, mkdir, rm, and `sed -i` with the line-edit scripts of fix_sed_script, run by
-//     the real sed) is carried out on a copy of the machine, and `check` runs again:
+//     export/unset, mkdir, rm, `apt-mark unhold` (dpkg's status file), and `sed -i` with the
+//     line-edit scripts of fix_sed_script, run by the real sed) is carried out on a copy of the machine, and `check` runs again:
 //     the finding is gone and no new warning or error appears;
 //   * a fix that installs packages names only packages the KB's tables know for that machine's
 //     distribution and release (`apt-get install`), and pip requirements that name wheels that
@@ -233,6 +233,27 @@ bool run_ldconfig(const fs::path& root) {
     return std::system(cmd.c_str()) == 0;
 }
 
+/// What `apt-mark unhold PKG…` does to dpkg's selection state: "hold ok installed" becomes
+/// "install ok installed" in those packages' stanzas of the copy's /var/lib/dpkg/status. False
+/// when the file cannot be read or written.
+bool unhold_in_copy(const fs::path& root, const std::set<std::string>& packages) {
+    const fs::path file = root / "var/lib/dpkg/status";
+    std::ifstream in(file);
+    if (!in) return false;
+    std::string line, out, package;
+    while (std::getline(in, line)) {
+        if (line.empty()) package.clear();
+        else if (line.starts_with("Package:")) package = line.substr(line.find_first_not_of(' ', 8));
+        else if (line.starts_with("Status: hold ") && packages.count(package)) line = "Status: install " + line.substr(13);
+        out += line + "\n";
+    }
+    in.close();
+    std::error_code ec;
+    fs::remove(file, ec);  // a link is replaced, not written through
+    std::ofstream(file, std::ios::trunc) << out;
+    return !ec;
+}
+
 /// Reads (and with `root`, carries out) a fix, line by line.
 Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env, const Machine& machine, MutableRoot* root) {
     Verdict v;
@@ -343,6 +364,11 @@ Verdict walk_fix(const std::string& fix, std::map<std::string, std::string> env,
             } else if (cmd == "apt-mark" && ops.size() >= 2 && ops[0] == "hold") {
                 for (std::size_t k = 1; k < ops.size(); ++k)
                     if (auto why = check_apt_package(ops[k] + "=", machine, kb); !why.empty()) v.wrong.push_back(why);
+            } else if (cmd == "apt-mark" && ops.size() >= 2 && ops[0] == "unhold") {
+                // Lifting a hold is a change of dpkg's status file: carried out on the copy.
+                v.file_steps = true;
+                if (root && !unhold_in_copy(root->path(), std::set<std::string>(ops.begin() + 1, ops.end())))
+                    v.apply_errors.push_back(line + ": the copy's /var/lib/dpkg/status could not be rewritten");
             } else if ((cmd == "apt-get" || cmd == "apt") && ops.size() >= 1 && ops[0] == "update") {
                 // nothing to prove
             } else if ((cmd == "apt-get" || cmd == "apt") && ops.size() >= 2 && ops[0] == "install") {
@@ -460,6 +486,11 @@ TEST(FixProof, EveryFixOnEveryFixtureMachine) {
                                "toolkits-repo-driver smi-cuda-version-is-not-toolkit",
                                "toolkits-repo-driver multiple-cudart-on-loader-path",
                                // A driver newer than the distribution's CUDA 11.5 toolkit: advice only.
+                               // Driver 535 held under CUDA 12.4: the driver upgrade's package names are
+                               // checked, its reboot is not provable; nvidia-smi's limit is advice. (The
+                               // hold's own fix, apt-mark unhold, is carried out on the copy.)
+                               "ubuntu2204-apt-driver-hold driver-too-old-for-toolkit",
+                               "ubuntu2204-apt-driver-hold smi-cuda-version-is-not-toolkit",
                                "ubuntu2204-distro-cuda-toolkit smi-cuda-version-is-not-toolkit",
                                "ubuntu2204-distro-nvcc-wins smi-cuda-version-is-not-toolkit",
                                // It follows from distro-cuda-toolkit-old (whose PATH fix is proven);
