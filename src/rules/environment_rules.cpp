@@ -31,11 +31,18 @@ std::string cleaned_ld_library_path(const Snapshot& s) {
     return out.empty() ? "unset LD_LIBRARY_PATH" : "export LD_LIBRARY_PATH=" + out;
 }
 
+/// NVIDIA's CUDA images set LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64 for
+/// the driver volume nvidia-docker 1 mounted there; today's runtime mounts the driver elsewhere,
+/// so inside a container these two are missing on every healthy image.
+bool image_driver_volume(const Snapshot& s, const std::string& path) {
+    return !s.platform.container.empty() && (path == "/usr/local/nvidia/lib" || path == "/usr/local/nvidia/lib64");
+}
+
 std::vector<Finding> missing_dir(const Snapshot& s, const kb::Kb&) {
     std::vector<Evidence> ev;
     std::string list;
     for (const auto& e : s.environment.ld_library_path) {
-        if (e.empty || e.exists) continue;
+        if (e.empty || e.exists || image_driver_volume(s, e.path)) continue;
         ev.push_back({"env LD_LIBRARY_PATH", e.path + " does not exist"});
         list += (list.empty() ? "" : ", ") + e.path;
     }

@@ -117,5 +117,24 @@ TEST(ContainerFixtures, EveryOtherMachineIsSilent) {
     }
 }
 
+TEST(ContainerFixtures, ExplainConfirmsDockersNoGpuDriverByTheMissingToolkit) {
+    // Docker's own words when no NVIDIA runtime is registered, read with the machine: the rule that
+    // fired there confirms the cause; on the healthy host with the toolkit nothing confirms it.
+    TempDir t;
+    const auto log =
+        t.write("docker.log", "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n");
+    const auto with = [&](const std::string& machine) {
+        auto run = run_cudoctor({"explain", "--root", std::string(CUDOCTOR_ROOTS_DIR) + "/" + machine, "--log", log.string(), "--json"});
+        return nlohmann::json::parse(run.out)["causes"][0];
+    };
+    const auto missing = with("ubuntu2204-docker-no-ctk");
+    EXPECT_EQ(missing["id"], "container-gpu-unavailable");
+    EXPECT_EQ(missing["confidence"], "high");
+    EXPECT_NE(missing.dump().find("container-toolkit-missing"), std::string::npos) << missing.dump(2);
+    const auto healthy = with("ubuntu2204-docker-ctk");
+    EXPECT_EQ(healthy["id"], "container-gpu-unavailable");
+    EXPECT_EQ(healthy.dump().find("container-toolkit-missing fired"), std::string::npos) << healthy.dump(2);
+}
+
 }  // namespace container_fixtures_test
 }  // namespace cudoctor::test

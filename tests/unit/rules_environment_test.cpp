@@ -84,6 +84,22 @@ TEST(RulesEnvironment, ExistingLdLibraryPathFoldersAreSilent) {
     EXPECT_TRUE(silent("ld-library-path-missing-dir", s));
 }
 
+TEST(RulesEnvironment, NvidiaImagesDriverVolumeFoldersAreNoMissingFolderInAContainer) {
+    // nvidia/cuda images set LD_LIBRARY_PATH=/usr/local/nvidia/lib:/usr/local/nvidia/lib64 (the
+    // driver volume of nvidia-docker 1): missing on every healthy container of today's runtime.
+    auto s = runtime_machine(true);
+    s.platform.container = "docker";
+    s.environment.ld_library_path = {missing_entry("/usr/local/nvidia/lib"), missing_entry("/usr/local/nvidia/lib64")};
+    EXPECT_TRUE(silent("ld-library-path-missing-dir", s));
+    s.environment.ld_library_path.push_back(missing_entry("/usr/local/cuda-12.2/lib64"));  // a real one still counts
+    const auto found = fired("ld-library-path-missing-dir", s);
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_THAT(found[0].title, ::testing::Not(HasSubstr("/usr/local/nvidia")));
+    s.platform.container.clear();  // outside a container a missing folder is a missing folder
+    s.environment.ld_library_path.pop_back();
+    EXPECT_EQ(fired("ld-library-path-missing-dir", s).size(), 1u);
+}
+
 TEST(RulesEnvironment, EmptyEntryIsNoMissingFolder) {
     // An empty entry is the current directory: ld-library-path-empty-entry's case, not this one.
     auto s = runtime_machine(true);
