@@ -23,8 +23,8 @@ namespace cudoctor::explain {
 
 /// One row of the error catalog.
 struct CatalogRow {
-    std::string pattern;                ///< stable id of the message ("torch-driver-too-old")
-    std::string cause;                  ///< a cause id of causes.hpp (an old id in the table is read as its new one)
+    std::string pattern;  ///< stable id of the message ("torch-driver-too-old")
+    std::string cause;    ///< a cause id of causes.hpp (an old id in the table is read as its new one)
     /// "high" | "medium" | "low" (low rows only support a cause others found) | "context" (the
     /// setting a low signal means something in: a low row and a context row of one cause, both
     /// matched, name it at medium: `Killed` in a build, `FileNotFoundError` after a Popen of nvidia-smi)

@@ -185,7 +185,7 @@ bool all_digits(std::string_view s) {
 bool build_progress(std::string_view t) {
     if (!t.starts_with("[")) return false;
     const auto close = t.find(']');
-    if (close == std::string_view::npos || close > 16) return false;
+    if (close > 16) return false;  // npos too: a counter is short
     const auto inside = text::trim(t.substr(1, close - 1));
     const auto rest = text::trim(t.substr(close + 1));
     const bool counter = (inside.ends_with("%") && all_digits(text::trim(inside.substr(0, inside.size() - 1)))) ||
@@ -234,7 +234,7 @@ bool read_build_line(std::string_view t, std::size_t line_no, OpencvBuildLog& lo
     if (const auto at = t.find(kFatal); at != std::string_view::npos && log.missing_header.empty()) {
         const auto rest = t.substr(at + kFatal.size());
         const auto colon = rest.find(": No such file or directory");
-        if (colon != std::string_view::npos && colon < 200) log.missing_header = cut(rest.substr(0, colon));
+        if (colon < 200) log.missing_header = cut(rest.substr(0, colon));  // npos too: no such message
     }
     return true;
 }

@@ -17,7 +17,7 @@ struct InfDriverVer {
 /// case-insensitive, ';' starts a comment, values may be quoted). The text may be UTF-16LE (with
 /// or without its byte-order mark), as many INF files are; a UTF-16 character outside ASCII ends
 /// the value. nullopt when there is no DriverVer in [Version] or its version is not four numbers.
-std::optional<InfDriverVer> parse_inf_driver_ver(std::string_view text);
+std::optional<InfDriverVer> parse_inf_driver_ver(std::string_view raw);
 
 /// NVIDIA's version of a Windows driver file version: its last two fields hold it,
 /// (third - 10) * 10000 + fourth = 55186 for 31.0.15.5186, read as 551.86 (27.21.14.5541 →

@@ -295,7 +295,7 @@ struct Platform {
     std::vector<int> gcc_installed;  ///< every gcc-N found
     std::string c_compiler;          ///< the cc / gcc PATH finds ("" when none)
     bool wsl = false;
-    bool wsl_gpu = false;        ///< WSL2 with its GPU device: /dev/dxg and /usr/lib/wsl/lib/libcuda.so* are there
+    bool wsl_gpu = false;  ///< WSL2 with its GPU device: /dev/dxg and /usr/lib/wsl/lib/libcuda.so* are there
     /// WSL2: the Windows user's .wslconfig (/mnt/c/Users/<name>/.wslconfig) that sets a memory
     /// limit for the virtual machine, the limit in bytes and its line; "" / nullopt / 0 otherwise.
     std::string wslconfig_path;
