@@ -6,6 +6,7 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "host/host.hpp"
 #include "installer/render.hpp"
 #include "installer/verify.hpp"
 #include "kb/kb.hpp"
@@ -30,7 +31,7 @@ ExitStatus run_verify_installer(VerifyInstallerOptions& o, std::ostream& out, st
     // NVIDIA's downloads whose checksums are published: a file of that name is checked against them.
     auto kb = kb::Kb::load(o.machine.kb_dir);
     if (!kb) return report_error(kb.error(), o.json, "verify-installer", out, err);
-    const std::string name = o.verify.path.substr(o.verify.path.rfind('/') + 1);
+    const std::string name = host::basename(o.verify.path);
     if (const auto* known = kb->installer_checksum(name))
         o.verify.known = installer::KnownChecksum{known->sha256, known->md5, known->source};
     installer::ProgressBar bar(err, !o.no_progress && !o.quiet && o.progress);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/text.hpp"
+#include "host/host.hpp"
 #include "installer/disk.hpp"
 
 namespace cudoctor::installer {
@@ -10,8 +11,6 @@ namespace {
 
 // Below this much free space a cut or empty download is most likely a full disk.
 constexpr std::uint64_t kNearlyFull = 64u << 20;
-
-std::string file_name_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 }  // namespace
 
@@ -32,7 +31,7 @@ void explain_verdict(VerifyReport& r, std::optional<std::uint64_t> free_where_it
                 if (c.name.starts_with("user-") && c.status == CheckStatus::ok) r.summary += ", and it matches the checksum given";
                 else if (c.name.starts_with("published-") && c.status == CheckStatus::ok)
                     r.summary += "; genuine: it matches the published " + std::string(c.name == "published-md5" ? "MD5" : "SHA-256") +
-                                 " of " + file_name_of(r.path);
+                                 " of " + host::basename(r.path);
             break;
         case Verdict::empty:
             r.summary =

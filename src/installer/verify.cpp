@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/text.hpp"
+#include "host/host.hpp"
 #include "installer/disk.hpp"
 #include "installer/schedule.hpp"
 #include "installer/verdict_text.hpp"
@@ -404,10 +405,9 @@ void Verifier::judge_pass() {
         std::string expected = d.expected;
         for (auto& ch : expected) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         const std::string label = std::string(to_string(d.sink->kind())) + " of " + d.what;
-        const std::string whose =
-            user        ? "the one given"
-            : published ? "the one published for " + m_r.path.substr(m_r.path.rfind('/') + 1) + " (" + m_options.known->source + ")"
-                        : "the header";
+        const std::string whose = user        ? "the one given"
+                                  : published ? "the one published for " + host::basename(m_r.path) + " (" + m_options.known->source + ")"
+                                              : "the header";
         if (got == expected) {
             add(d.check, CheckStatus::ok, label + " matches " + whose + " (" + got + ")");
         } else {

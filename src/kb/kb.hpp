@@ -45,7 +45,6 @@ struct GpuChip {
     std::string note;
 };
 
-/// One row of cuda_driver.tsv: a toolkit release and the driver it needs.
 /// Which of Table 3's driver columns a driver is read against: a Linux driver, or the Windows
 /// driver a WSL2 machine runs on (its own numbers: CUDA 12.4 needs 550.54.14 on Linux, 551.61 on
 /// Windows).
@@ -62,6 +61,7 @@ struct InstallerChecksum {
     std::string source;   ///< where the value was read
 };
 
+/// One row of cuda_driver.tsv: a toolkit release and the driver it needs.
 struct ToolkitRelease {
     Version toolkit;                          ///< the release: 12.4.1
     std::string label;                        ///< "CUDA 12.4 Update 1" (Table 3)

@@ -17,7 +17,7 @@ std::optional<unsigned> to_uint(std::string_view s) {
     return v;
 }
 
-constexpr std::uint64_t kKibPerJob = 3ull * 1024 * 1024;  // 3 GiB
+constexpr std::uint64_t kKibPerJob = kBytesPerNvccJob >> 10;
 
 }  // namespace
 

@@ -13,6 +13,11 @@
 
 namespace cudoctor::opencv {
 
+/// What one parallel nvcc job of a CUDA source build (OpenCV's CUDA modules, a PyTorch
+/// extension) can take: -j is bounded by memory / this, and a machine below two of them cannot
+/// build at -j 2.
+inline constexpr std::uint64_t kBytesPerNvccJob = 3ull << 30;  // 3 GiB
+
 struct BuildResources {
     std::optional<std::uint64_t> mem_available_kib;  ///< /proc/meminfo MemAvailable (else MemTotal)
     std::string mem_source;                          ///< "MemAvailable" | "MemTotal" | ""

@@ -6,6 +6,7 @@
 
 #include "common/text.hpp"
 #include "kb/toolkit_release.hpp"
+#include "opencv/machine.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -327,13 +328,9 @@ std::vector<Finding> vm_without_gpu_passthrough(const Snapshot& s, const kb::Kb&
 
 }  // namespace
 
-// An nvcc job of a source build (OpenCV's CUDA modules, a PyTorch extension, flash-attention)
-// takes about 3 GB: below two jobs' worth the kernel kills the compiler at -j 2.
-constexpr std::uint64_t kBuildJobBytes = 3ull << 30;
-
 std::vector<Finding> wsl_memory_limit_low(const Snapshot& s, const kb::Kb&) {
     const auto& p = s.platform;
-    if (!p.wsl || !p.wsl_memory_limit || p.wslconfig_path.empty() || *p.wsl_memory_limit >= 2 * kBuildJobBytes) return {};
+    if (!p.wsl || !p.wsl_memory_limit || p.wslconfig_path.empty() || *p.wsl_memory_limit >= 2 * opencv::kBytesPerNvccJob) return {};
     const double gib = static_cast<double>(*p.wsl_memory_limit) / static_cast<double>(1ull << 30);
     return {finding(fmt::format("WSL2 is limited to {:.1f} GB of memory by {}", gib, p.wslconfig_path),
                     "A source build of OpenCV with CUDA or of a PyTorch extension needs about 3 GB per parallel nvcc job: under "
