@@ -17,11 +17,14 @@
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
 #include "commands/terminal.hpp"
+#include "kb/load_table.hpp"
 
 using cudoctor::ExitStatus;
 namespace commands = cudoctor::commands;
 
 int main(int argc, char** argv) {
+    // Tables: --kb DIR, then $CUDOCTOR_KB, then /etc/cudoctor/kb, then the compiled-in copy.
+    cudoctor::kb::set_kb_search(cudoctor::kb::kb_search_from_environment());
     CLI::App app{"cudoctor — a doctor for the NVIDIA CUDA stack of this machine", "cudoctor"};
     // --version is a plain flag answered after the parse, so that it sees --kb wherever it stands
     // (a version callback would run before a later --kb is read). This --kb is only the

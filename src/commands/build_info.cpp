@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/text.hpp"
 #include "kb/load_table.hpp"
@@ -105,22 +106,30 @@ std::string version_text(const BuildInfo& info, const std::vector<kb::EmbeddedTa
                     any_file_date = true;
                 }
             }
-        if (!kb::override_file(t.name, kb_dir)) {
+        const auto file = kb::override_file(t.name, kb_dir);
+        if (!file) {
             out += fmt::format("  {:<{}}  {:<11} {}\n", t.name, width, date, shorten_source(table_source(t.text)));
             continue;
         }
         ++overridden;
-        auto text = kb::load_table_text(t.name, kb_dir);
+        auto text = kb::read_override(*file);
         if (text)
-            out += fmt::format("  {:<{}}  {:<11} {} ({})\n", t.name, width, "override", shorten_source(table_source(text->text)),
-                               text->shown_name);
+            out += fmt::format("  {:<{}}  {:<11} {} ({}, from {})\n", t.name, width, "override", shorten_source(table_source(text->text)),
+                               text->shown_name, file->origin);
         else out += fmt::format("  {:<{}}  {:<11} {}\n", t.name, width, "unreadable", text.error().message);
     }
     if (any_file_date) out += "  * file date: the table differs from its last commit, or the build is outside git\n";
     std::error_code ec;
-    if (kb_dir && !std::filesystem::is_directory(*kb_dir, ec))
-        out += fmt::format("  override: knowledge-base directory {} does not exist\n", *kb_dir);
-    if (overridden > 0) out += fmt::format("  override: {} of these tables read from {}, not the compiled-in copy\n", overridden, *kb_dir);
+    std::vector<std::string> searched;
+    for (const auto& folder : kb::kb_folders(kb_dir)) {
+        const bool exists = std::filesystem::is_directory(folder.dir, ec);
+        if (folder.required && !exists)
+            out += fmt::format("  override: knowledge-base directory {} ({}) does not exist\n", folder.dir, folder.origin);
+        if (exists) searched.push_back(folder.dir == folder.origin ? folder.dir : fmt::format("{} ({})", folder.dir, folder.origin));
+    }
+    if (overridden > 0)
+        out += fmt::format("  override: {} of these tables read from {}, not the compiled-in copy (looked up in this order)\n", overridden,
+                           fmt::join(searched, ", then "));
     return out;
 }
 
