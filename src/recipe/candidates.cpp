@@ -213,10 +213,23 @@ Expected<std::vector<Candidate>> candidates_for(const Request& request, const Ta
         const auto& fw = *request.framework;
         const auto releases = releases_of(fw.name, kb);
         if (fw.version.empty()) {
-            // No version asked: the newest release with a candidate that fits.
+            // No version asked, or specifiers (torch>=2.3,<2.6): the newest release they admit
+            // with a candidate that fits; when none fits, the newest they admit, with its reasons.
+            std::vector<Candidate> newest_admitted;
+            bool any_admitted = false;
             for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+                if (!fw.admits(*it)) continue;
                 out = framework_candidates(fw.name, *it, target, kb);
+                if (!any_admitted) newest_admitted = out;
+                any_admitted = true;
                 if (std::any_of(out.begin(), out.end(), [](const auto& c) { return !c.rejected; })) break;
+                out.clear();
+            }
+            if (out.empty()) out = std::move(newest_admitted);
+            if (!any_admitted && !fw.clauses.empty()) {
+                std::string known = releases.empty() ? "none" : releases.front().str() + " … " + releases.back().str();
+                return fail(Errc::usage, fmt::format("no {} release in the knowledge base satisfies {} (it knows {}); newer tables: --kb DIR",
+                                                     fw.name, fw.clause_text(), known));
             }
         } else {
             out = framework_candidates(fw.name, fw.version, target, kb);

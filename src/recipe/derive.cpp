@@ -122,7 +122,10 @@ void record_choices(Recipe& plan, const Cost& k, const Request& r, const Target&
         else
             why = fmt::format("the {} extra of jax {}: CUDA {} and cuDNN {} as wheels", c.variant, c.release.str(), c.cuda.str(),
                               c.bundled_cudnn ? c.bundled_cudnn->str() : "?");
-        if (r.framework && r.framework->version.empty()) why += " — the newest release in the knowledge base that fits";
+        if (r.framework && r.framework->version.empty())
+            why += r.framework->clauses.empty()
+                       ? " — the newest release in the knowledge base that fits"
+                       : " — the newest release in the knowledge base that " + r.framework->clause_text() + " allows and that fits";
         plan.chosen.push_back({"framework", c.label, why});
     }
     std::string cuda_why =

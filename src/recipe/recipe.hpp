@@ -13,9 +13,24 @@
 namespace cudoctor::recipe {
 
 /// "torch==2.4" → {"torch", 2.4}. name is one of torch, tensorflow, jax.
+/// One PEP 440 version clause: ">=2.3", "<2.6", "!=2.5.*", "~=0.4.30", "==2.4.1".
+struct VersionClause {
+    std::string op;       ///< "==", "!=", ">=", "<=", ">", "<", "~="
+    Version version;      ///< as written (2.3 stays two parts)
+    bool prefix = false;  ///< "==2.5.*" / "!=2.5.*"
+    [[nodiscard]] bool allows(const Version& v) const;
+    [[nodiscard]] std::string str() const;
+};
+
 struct FrameworkSpec {
     std::string name;
-    Version version;
+    Version version;                     ///< torch==2.4 (a release series, as before specifiers); empty otherwise
+    std::vector<VersionClause> clauses;  ///< the other PEP 440 forms: torch>=2.3,<2.6 (all must hold)
+    /// Whether a release of the KB's tables (a series like torch 2.4, or jax 0.4.30) has a version
+    /// every clause allows: 2.4 qualifies for >=2.4.1 (2.4.1 is in it), not for <2.4.
+    [[nodiscard]] bool admits(const Version& release) const;
+    /// The clauses joined for pip: ">=2.3,<2.6"; "" when there are none.
+    [[nodiscard]] std::string clause_text() const;
 };
 
 /// What the user asked for. Every field is optional: missing ones come from the machine.

@@ -58,7 +58,8 @@ std::string no_gpu_lines(const Target& t) {
 std::string describe_request(const Request& r) {
     std::vector<std::string> parts;
     auto add = [&](std::string s) { parts.push_back(std::move(s)); };
-    if (r.framework) add(r.framework->name + (r.framework->version.empty() ? "" : "==" + r.framework->version.str()));
+    if (r.framework)
+        add(r.framework->name + (r.framework->version.empty() ? r.framework->clause_text() : "==" + r.framework->version.str()));
     if (r.cuda) add("--cuda " + r.cuda->str());
     if (r.need_nvcc) add("--need nvcc");
     if (r.need_cudnn) add("--need cudnn");

@@ -1,6 +1,7 @@
 #include "recipe/request.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -30,31 +31,110 @@ bool is_digits_and_dots(std::string_view s) {
 
 std::string torch_variant_of(const Version& cuda) { return fmt::format("cu{}{}", cuda.major(), cuda.minor()); }
 
-Expected<FrameworkSpec> parse_framework(std::string_view text_in) {
-    const std::string text = text::to_lower(text::trim(text_in));
-    std::string name = text, version;
-    for (std::string_view sep : {"==", "=", " "}) {
-        if (auto at = text.find(sep); at != std::string::npos) {
-            name = std::string(text::trim(std::string_view(text).substr(0, at)));
-            version = std::string(text::trim(std::string_view(text).substr(at + sep.size())));
+bool VersionClause::allows(const Version& v) const {
+    if (op == "==" || op == "!=") {
+        // "==2.5.*": any 2.5.x; "==2.4": exactly 2.4 (= 2.4.0: trailing zeros pad).
+        const bool equal = prefix ? v.truncated(version.size()) == version : v == version;
+        return op == "==" ? equal : !equal;
+    }
+    if (op == ">=") return v >= version;
+    if (op == "<=") return v <= version;
+    if (op == ">") return v > version;
+    if (op == "<") return v < version;
+    // "~=0.4.30": >= 0.4.30 and == 0.4.*; "~=2.4": >= 2.4 and == 2.*.
+    return v >= version && v.truncated(version.size() - 1) == version.truncated(version.size() - 1);
+}
+
+std::string VersionClause::str() const { return op + version.str() + (prefix ? ".*" : ""); }
+
+bool FrameworkSpec::admits(const Version& release) const {
+    if (clauses.empty()) return true;
+    auto all_allow = [&](const Version& v) {
+        return std::all_of(clauses.begin(), clauses.end(), [&](const VersionClause& c) { return c.allows(v); });
+    };
+    if (release.size() >= 3) return all_allow(release);
+    // A series (torch 2.4, tensorflow 2.15): its patch releases 2.4.0, 2.4.1, … Releases have
+    // had at most a handful of patches; 2.4.0 … 2.4.99 stands for "some 2.4.x".
+    for (int patch = 0; patch < 100; ++patch)
+        if (all_allow(Version({release.major(), release.minor(), patch}))) return true;
+    return false;
+}
+
+std::string FrameworkSpec::clause_text() const {
+    std::string out;
+    for (const auto& c : clauses) out += (out.empty() ? "" : ",") + c.str();
+    return out;
+}
+
+namespace {
+
+/// One clause of a specifier list: "<op><version>[.*]". Errc::usage naming what is wrong.
+Expected<VersionClause> parse_clause(std::string_view clause, std::string_view whole) {
+    VersionClause c;
+    for (std::string_view op : {"===", "~=", "==", "!=", "<=", ">=", "<", ">"}) {
+        if (clause.starts_with(op)) {
+            c.op = std::string(op);
             break;
         }
     }
+    if (c.op == "===")
+        return fail(Errc::usage, fmt::format("--framework '{}': arbitrary equality (===) is not supported; use ==", text::printable(whole)));
+    if (c.op.empty())
+        return fail(Errc::usage, fmt::format("--framework '{}': '{}' is not a version clause like >=2.3, <2.6, ==2.4.*, ~=2.4.1",
+                                             text::printable(whole), text::printable(clause)));
+    std::string version(text::trim(clause.substr(c.op.size())));
+    if (version.ends_with(".*")) {
+        if (c.op != "==" && c.op != "!=")
+            return fail(Errc::usage, fmt::format("--framework '{}': '.*' goes only with == or != (PEP 440)", text::printable(whole)));
+        c.prefix = true;
+        version.resize(version.size() - 2);
+    }
+    auto v = Version::parse(version);
+    if (!is_digits_and_dots(version) || !v || version.back() == '.')
+        return fail(Errc::usage, fmt::format("--framework '{}': '{}' is not a version like 2.4 or 2.4.1", text::printable(whole),
+                                             text::printable(version)));
+    if (c.op == "~=" && v->size() < 2)
+        return fail(Errc::usage, fmt::format("--framework '{}': ~= needs at least two parts (~=2.4, not ~=2)", text::printable(whole)));
+    c.version = *v;
+    return c;
+}
+
+}  // namespace
+
+Expected<FrameworkSpec> parse_framework(std::string_view text_in) {
+    const std::string text = text::to_lower(text::trim(text_in));
+    // The name runs to the first operator or space: "torch>=2.3,<2.6", "torch==2.4", "torch 2.4".
+    const auto name_end = text.find_first_of("=<>!~ ");
+    std::string name(text::trim(std::string_view(text).substr(0, name_end)));
+    std::string rest = name_end == std::string::npos ? "" : std::string(text::trim(std::string_view(text).substr(name_end)));
     if (name == "pytorch") name = "torch";
     if (name == "tf" || name == "tensorflow-gpu") name = "tensorflow";
     if (name != "torch" && name != "tensorflow" && name != "jax") {
-        return fail(Errc::usage,
-                    fmt::format("--framework '{}': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z", text::printable(text_in)));
+        return fail(Errc::usage, fmt::format("--framework '{}': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z, or PEP 440 "
+                                             "specifiers (torch>=2.3,<2.6)",
+                                             text::printable(text_in)));
     }
-    FrameworkSpec spec{name, {}};
-    if (version.empty()) return spec;
-    if (version.ends_with(".*")) version.resize(version.size() - 2);
-    auto v = Version::parse(version);
-    if (!is_digits_and_dots(version) || !v) {
-        return fail(Errc::usage, fmt::format("--framework '{}': '{}' is not a version like 2.4 or 2.4.1", text::printable(text_in),
-                                             text::printable(version)));
+    FrameworkSpec spec{name, {}, {}};
+    if (rest.empty()) return spec;
+    // The forms before specifiers: "torch=2.4" and "torch 2.4" mean torch==2.4.
+    if (rest.front() == '=' && !rest.starts_with("==")) rest = "=" + rest;
+    if (std::isdigit(static_cast<unsigned char>(rest.front()))) rest = "==" + rest;
+    std::vector<VersionClause> clauses;
+    for (auto part : text::split(rest, ',')) {
+        const auto clause = text::trim(part);
+        if (clause.empty())
+            return fail(Errc::usage, fmt::format("--framework '{}': an empty clause between commas", text::printable(text_in)));
+        auto c = parse_clause(clause, text_in);
+        if (!c) return Unexpected<Error>(c.error());
+        clauses.push_back(std::move(*c));
     }
-    spec.version = *v;
+    // One == (a release or a series, "2.4" or "2.4.*") keeps the meaning it always had: that
+    // release series, whose candidates come from the tables directly.
+    if (clauses.size() == 1 && clauses[0].op == "==") {
+        spec.version = clauses[0].version;
+        return spec;
+    }
+    spec.clauses = std::move(clauses);
     return spec;
 }
 

@@ -102,11 +102,15 @@ void add_framework_step(StepContext& ctx) {
     s.commands.push_back("python3 -m venv " + venv);
     s.commands.push_back(". " + venv + "/bin/activate");
     s.commands.emplace_back("python -m pip install --upgrade pip");
+    // The user's own specifiers (--framework 'torch>=2.4.1,<2.6') ride along, so pip picks
+    // within the series only what they allow: the series 2.4 holds 2.4.0, which >=2.4.1 does not.
+    const std::string also =
+        ctx.request.framework && !ctx.request.framework->clauses.empty() ? "," + ctx.request.framework->clause_text() : "";
     if (c.framework == "torch") {
         const auto index =
             ctx.kb.package_name("torch_index_url", {{"variant", c.variant}}).value_or("https://download.pytorch.org/whl/" + c.variant);
         s.notes.push_back(fmt::format("The index URL picks the CUDA variant: the plain PyPI wheel of a release may be another CUDA."));
-        s.commands.push_back(fmt::format("python -m pip install 'torch=={}.*' --index-url {}", c.release.str(), index));
+        s.commands.push_back(fmt::format("python -m pip install 'torch=={}.*{}' --index-url {}", c.release.str(), also, index));
         s.checks.emplace_back(
             "python -c \"import torch; assert torch.cuda.is_available(), 'no GPU'; print(torch.__version__, torch.version.cuda, "
             "torch.cuda.get_device_name(0))\"");
@@ -117,12 +121,12 @@ void add_framework_step(StepContext& ctx) {
         if (c.variant == "and-cuda") {
             s.notes.push_back(fmt::format("[and-cuda] installs the CUDA {} and cuDNN {} wheels TensorFlow {} was tested with.",
                                           c.cuda.str(), c.tested_cudnn ? c.tested_cudnn->str() : "?", c.release.str()));
-            s.commands.push_back(fmt::format("python -m pip install 'tensorflow[and-cuda]=={}.*'", c.release.str()));
+            s.commands.push_back(fmt::format("python -m pip install 'tensorflow[and-cuda]=={}.*{}'", c.release.str(), also));
         } else {
             s.notes.push_back(fmt::format("TensorFlow {} loads the system's CUDA {} and cuDNN {} (the steps above) by their major version.",
                                           c.release.str(), c.cuda.str(), c.tested_cudnn ? c.tested_cudnn->str() : "?"));
-            s.commands.push_back(
-                fmt::format("python -m pip install '{}=={}.*'", c.release.major() >= 2 ? "tensorflow" : "tensorflow-gpu", c.release.str()));
+            s.commands.push_back(fmt::format("python -m pip install '{}=={}.*{}'", c.release.major() >= 2 ? "tensorflow" : "tensorflow-gpu",
+                                             c.release.str(), also));
         }
         s.checks.emplace_back(
             "python -c \"import tensorflow as tf; g = tf.config.list_physical_devices('GPU'); print(g); assert g, 'no GPU'\"");

@@ -274,7 +274,8 @@ TEST(PlanRequest, ParsesAndRejectsInput) {
     EXPECT_EQ(parse_framework("pytorch=2.4.1")->version.str(), "2.4.1");
     EXPECT_EQ(parse_framework("TF==2.15")->name, "tensorflow");
     EXPECT_TRUE(parse_framework("jax")->version.empty());
-    EXPECT_EQ(parse_framework("caffe==1.0").error().message, "--framework 'caffe==1.0': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z");
+    EXPECT_EQ(parse_framework("caffe==1.0").error().message,
+              "--framework 'caffe==1.0': expected torch==X.Y, tensorflow==X.Y or jax==X.Y.Z, or PEP 440 specifiers (torch>=2.3,<2.6)");
     EXPECT_EQ(parse_framework("torch==2.x").error().message, "--framework 'torch==2.x': '2.x' is not a version like 2.4 or 2.4.1");
     EXPECT_TRUE(parse_os("wsl-ubuntu-22.04", builtin_kb())->wsl);
     EXPECT_EQ(parse_os("ubuntu24.04", builtin_kb())->version, "24.04");
@@ -284,6 +285,57 @@ TEST(PlanRequest, ParsesAndRejectsInput) {
     EXPECT_EQ(resolve_gpu("rtx 5090", builtin_kb())->name, "GeForce RTX 5090");
     EXPECT_EQ(resolve_gpu("RTX 9999", builtin_kb()).error().code, Errc::usage);
     EXPECT_NE(resolve_gpu("RTX 40", builtin_kb()).error().message.find("matches several GPUs"), std::string::npos);
+}
+
+// PEP 440 specifiers, as pip reads them (https://peps.python.org/pep-0440/#version-specifiers).
+TEST(PlanRequest, ParsesPep440Specifiers) {
+    const auto range = parse_framework("torch>=2.3, <2.6");
+    ASSERT_TRUE(range) << range.error().message;
+    EXPECT_TRUE(range->version.empty());
+    EXPECT_EQ(range->clause_text(), ">=2.3,<2.6");
+    for (const char* in : {"2.3", "2.4", "2.5"}) EXPECT_TRUE(range->admits(*Version::parse(in))) << in;
+    for (const char* in : {"2.2", "2.6", "2.10"}) EXPECT_FALSE(range->admits(*Version::parse(in))) << in;
+    // The series 2.4 holds 2.4.1: >=2.4.1 admits it; <2.4 does not.
+    EXPECT_TRUE(parse_framework("torch>=2.4.1")->admits(*Version::parse("2.4")));
+    EXPECT_FALSE(parse_framework("torch<2.4")->admits(*Version::parse("2.4")));
+    EXPECT_FALSE(parse_framework("torch!=2.4.*,>=2.4,<2.5")->admits(*Version::parse("2.4")));
+    // ~=0.4.30 is >=0.4.30, ==0.4.*; ~=2.4 is >=2.4, ==2.*.
+    const auto jax = parse_framework("jax~=0.4.30");
+    ASSERT_TRUE(jax);
+    EXPECT_TRUE(jax->admits(*Version::parse("0.4.30")));
+    EXPECT_FALSE(jax->admits(*Version::parse("0.7.2")));
+    EXPECT_FALSE(jax->admits(*Version::parse("0.4.29")));
+    EXPECT_TRUE(parse_framework("torch~=2.4")->admits(*Version::parse("2.9")));
+    EXPECT_FALSE(parse_framework("torch~=2.4")->admits(*Version::parse("3.0")));
+    // One == keeps its old meaning: that series, in `version`.
+    EXPECT_EQ(parse_framework("torch==2.4.*")->version.str(), "2.4");
+    EXPECT_TRUE(parse_framework("torch==2.4.*")->clauses.empty());
+    EXPECT_EQ(parse_framework("torch 2.4")->version.str(), "2.4");
+    // Clear errors for what pip would refuse too.
+    EXPECT_EQ(parse_framework("torch>=2.*").error().message, "--framework 'torch>=2.*': '.*' goes only with == or != (PEP 440)");
+    EXPECT_EQ(parse_framework("torch~=2").error().message, "--framework 'torch~=2': ~= needs at least two parts (~=2.4, not ~=2)");
+    EXPECT_EQ(parse_framework("torch>=2.3,,<2.6").error().code, Errc::usage);
+    EXPECT_EQ(parse_framework("torch===2.4").error().code, Errc::usage);
+    EXPECT_EQ(parse_framework("torch>=2.3,2.6").error().message,
+              "--framework 'torch>=2.3,2.6': '2.6' is not a version clause like >=2.3, <2.6, ==2.4.*, ~=2.4.1");
+    EXPECT_EQ(parse_framework("torch>=2.").error().code, Errc::usage);
+}
+
+TEST(PlanRequest, SpecifiersPickTheNewestAdmittedReleaseAndRideIntoPip) {
+    auto snap = snapshot_of(kRtx4060TiJammy);
+    const auto p = plan_for(snap, request("torch>=2.3,<2.6"));
+    const auto* fw = step(p, "framework");
+    ASSERT_NE(fw, nullptr);
+    EXPECT_NE(fw->title.find("torch 2.5"), std::string::npos) << fw->title;
+    EXPECT_NE(all_commands(p).find("'torch==2.5.*,>=2.3,<2.6' --index-url"), std::string::npos) << all_commands(p);
+
+    auto r = request("torch>=9.0");
+    auto target = make_target(snap, r, builtin_kb());
+    ASSERT_TRUE(target);
+    const auto none = derive_plan(r, *target, builtin_kb());
+    ASSERT_FALSE(none);
+    EXPECT_EQ(none.error().code, Errc::usage);
+    EXPECT_NE(none.error().message.find("no torch release in the knowledge base satisfies >=9.0"), std::string::npos) << none.error().message;
 }
 
 TEST(PlanRequest, UnknownReleaseIsAUsageError) {
