@@ -33,8 +33,11 @@ def held_back(name: str, read_before: set) -> bool:
     return name not in read_before and hashlib.sha256(os.path.basename(name).encode()).digest()[0] % 3 == 0
 
 
+KB = []  # ["--kb", DIR] to score a catalog being edited without rebuilding
+
+
 def top_cause(binary: str, path: str) -> str:
-    run = subprocess.run([binary, "explain", "--no-machine", "--json", "--log", path], capture_output=True, text=True, timeout=60)
+    run = subprocess.run([binary, "explain", "--no-machine", "--json", "--log", path] + KB, capture_output=True, text=True, timeout=60)
     if run.returncode == 1:
         return "none"
     try:
@@ -50,7 +53,11 @@ def main() -> int:
     ap.add_argument("--show-train-misses", action="store_true", help="list the misses of the part patterns are written from")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--list-train", action="store_true", help="print the paths of the part patterns are written from, and stop")
+    ap.add_argument("--kb", help="read the catalog (and any other table) from this folder instead of the built-in copy")
+    ap.add_argument("--written-only", action="store_true", help="score only the part patterns are written from")
     args = ap.parse_args()
+    if args.kb:
+        KB.extend(["--kb", args.kb])
 
     with open(os.path.join(ERRORS, "read-before-split.txt")) as f:
         read_before = {line.strip() for line in f if line.strip() and not line.startswith("#")}
@@ -67,6 +74,8 @@ def main() -> int:
             if not held_back(name, read_before):
                 print(os.path.join(ERRORS, name))
         return 0
+    if args.written_only:
+        files = [cf for cf in files if not held_back(cf[1], read_before)]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         answers = list(pool.map(lambda cf: top_cause(args.binary, os.path.join(ERRORS, cf[1])), files))
 
@@ -92,11 +101,12 @@ def main() -> int:
         return 0
     print("%d real logs, %d causes (incl. none)" % (len(files), len(table)))
     print("written-from part: %d / %d right (%.1f %%)" % (tr[0], tr[1], pct(*tr)))
-    print("held-back third:   %d / %d right (%.1f %%)" % (hb[0], hb[1], pct(*hb)))
+    if not args.written_only:
+        print("held-back third:   %d / %d right (%.1f %%)" % (hb[0], hb[1], pct(*hb)))
     print()
     print("%-32s %9s %9s" % ("cause", "written", "held back"))
     for cause, r in sorted(table.items()):
-        print("%-32s %4d/%-4d %4d/%-4d" % (cause, r[0], r[1], r[2], r[3]))
+        print("%-32s %4d/%-4d %4d/%-4d" % (cause, r[0], r[1], r[2], r[3]) if not args.written_only else "%-32s %4d/%-4d" % (cause, r[0], r[1]))
     if args.show_train_misses:
         print()
         for name, got in train_misses:

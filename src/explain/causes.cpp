@@ -66,7 +66,9 @@ std::vector<CauseInfo> make_causes() {
          {"See what is held: apt-mark showhold",
           "Repair half-installed packages first: sudo apt-get -f install",
           "Install the exact versions apt names together, or remove the conflicting branch (apt list --installed '*nvidia*')"},
-         {}},
+         // dpkg leaves the packages that depend on nvidia-dkms unconfigured when its module fails
+         // to build: "dependency problems prevent configuration" then follows from that failure.
+         {"dkms-build-failed"}},
         {"wsl", 20, "WSL2: the GPU driver lives in Windows, its Linux libraries in /usr/lib/wsl/lib",
          "Under WSL2 the NVIDIA driver is the Windows one; Linux programs reach it through the libraries "
          "Windows places in /usr/lib/wsl/lib. Installing a Linux driver inside WSL, a broken libcuda "

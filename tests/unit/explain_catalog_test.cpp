@@ -120,7 +120,6 @@ const std::map<std::string, std::string> kKnownMisses = {
     {"sudo-path-lost/ffmpeg-build-script-55.log", "no sudo in the log"},
     {"sudo-path-lost/neon-117.log", "no sudo in the log: the cubins skipped without nvcc are the reporter's analysis"},
     {"sudo-path-lost/second-pytorch-7.log", "no sudo in the log"},
-    {"torch-cuda-unavailable/tensorflow-60237.log", "a script's own 'GPU is NOT AVAILABLE' print"},
     {"torch-cuda-unavailable/tensorflow-60269.log", "only a device list without a GPU"},
     {"wsl/bitsandbytes-17.log", "nothing in the log says WSL: the thread does"},
     {"wsl/microsoft-wsl-6014.log", "a sample's cudaErrorDevicesUnavailable: the Insider build is the thread's reading"},
@@ -167,9 +166,10 @@ TEST(ExplainCatalog, EveryCauseHasTenRealReportsAndTheFirstCauseIsTheirOwn) {
     EXPECT_GE(written + held, 300);
     // The held-back third: its score may only rise (measured 36 of 53 before any of it was read;
     // 66 of 106 after 131 new logs re-split it, before any new one was read; 68 after the rows
-    // written from the new logs of the other part, 2026-12-02). Raise the floor with it; a drop
+    // written from the new logs of the other part, 2026-12-02; 71 after message families written
+    // from the tools' own sources, 2026-12-02, second session). Raise the floor with it; a drop
     // means a change that does not generalise.
-    EXPECT_GE(held_right, 68) << "held back: " << held_right << " of " << held << " right";
+    EXPECT_GE(held_right, 71) << "held back: " << held_right << " of " << held << " right";
 }
 
 TEST(ExplainCatalog, OrdinaryLogsStaySilent) {
