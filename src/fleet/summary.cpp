@@ -133,7 +133,9 @@ NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::str
     s.layers[static_cast<std::size_t>(Layer::toolkits)] = toolkit_items(snap.toolkits);
     s.layers[static_cast<std::size_t>(Layer::cudnn)] = cudnn_items(snap.cudnn);
     s.layers[static_cast<std::size_t>(Layer::frameworks)] = framework_items(snap.frameworks);
-    for (auto& f : rules::evaluate(snap, kb)) s.findings.push_back({f.id, f.severity, f.layer, f.title});
+    const auto findings = rules::evaluate(snap, kb);
+    for (const auto& f : findings) s.findings.push_back({f.id, f.severity, f.layer, f.title});
+    s.metrics = report::machine_metrics(snap, findings);
     return s;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kb/kb.hpp"
+#include "report/prometheus.hpp"
 #include "snapshot/snapshot.hpp"
 
 namespace cudoctor::fleet {
@@ -41,6 +42,8 @@ struct NodeSummary {
     /// {"550.54.14"}, {"11.8", "12.4 (default)"}; empty when the layer has nothing.
     std::array<std::vector<std::string>, kLayerCount> layers;
     std::vector<NodeFinding> findings;
+    /// What `fleet --format prometheus` says of this node (its facts as metric labels).
+    report::MachineMetrics metrics;
 
     const std::vector<std::string>& items(Layer layer) const { return layers[static_cast<std::size_t>(layer)]; }
 };
