@@ -203,21 +203,16 @@ TEST(FleetSlurm, HealthCheckDrainsABrokenNodeWithTheFindingIds) {
     const auto image = site.write("image", roots + "/ubuntu2204-rtx4060ti");
     const auto runs = site.path() / "runs";
     // slurmd gives the program almost no environment: the wrapper sets what the cluster needs.
-    const auto wrapper = site.write("healthcheck.sh",
-                                    "#!/bin/sh\n"
-                                    "export SLURM_CONF=\"" +
-                                        site.str() +
-                                        "/slurm.conf\" CUDOCTOR=\"" CUDOCTOR_BINARY
-                                        "\"\n"
-                                        "CUDOCTOR_HEALTHCHECK_ROOT=$(cat \"" +
-                                        image.string() +
-                                        "\") && export CUDOCTOR_HEALTHCHECK_ROOT\n"
-                                        "\"" CUDOCTOR_SOURCE_DIR "/docs/examples/slurm/cudoctor-healthcheck.sh\" 2>>\"" +
-                                        site.str() +
-                                        "/stderr\"\n"
-                                        "echo \"$CUDOCTOR_HEALTHCHECK_ROOT\" >> \"" +
-                                        runs.string() + "\"\n",
-                                    true);
+    // Until the cluster is up (its slurm.conf copied next to the wrapper) the wrapper does nothing:
+    // scontrol without a configuration would wait for DNS and hold up slurmd's registration.
+    const std::string s = site.str();
+    std::string script = "#!/bin/sh\n";
+    script += "[ -f '" + s + "/slurm.conf' ] || exit 0\n";
+    script += "export SLURM_CONF='" + s + "/slurm.conf' CUDOCTOR='" + CUDOCTOR_BINARY + "'\n";
+    script += "CUDOCTOR_HEALTHCHECK_ROOT=$(cat '" + image.string() + "') && export CUDOCTOR_HEALTHCHECK_ROOT\n";
+    script += "'" + std::string(CUDOCTOR_SOURCE_DIR) + "/docs/examples/slurm/cudoctor-healthcheck.sh' 2>>'" + s + "/stderr'\n";
+    script += "echo \"$CUDOCTOR_HEALTHCHECK_ROOT\" >> '" + runs.string() + "'\n";
+    const auto wrapper = site.write("healthcheck.sh", script, true);
     Cluster cluster("HealthCheckProgram=" + wrapper.string() + "\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n");
     ASSERT_TRUE(cluster.up()) << cluster.logs();
     fs::copy_file(cluster.tmp().path() / "slurm.conf", site.path() / "slurm.conf");
