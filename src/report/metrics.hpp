@@ -37,6 +37,11 @@ inline constexpr MetricFamily finding{"cudoctor_finding",
                                       "Active findings of a rule (1 per finding; a rule that fires twice is 2).",
                                       {"rule", "severity", "layer"}};
 inline constexpr MetricFamily findings{"cudoctor_findings", MetricType::gauge, "Number of active findings of each severity.", {"severity"}};
+inline constexpr MetricFamily gpu_code_runnable{"cudoctor_gpu_code_runnable",
+                                                MetricType::gauge,
+                                                "0 where the machine's facts prove it can run nothing on a GPU (no NVIDIA GPU, "
+                                                "or no NVIDIA driver loaded): check exits 1 there too; else 1.",
+                                                {}};
 inline constexpr MetricFamily driver_info{"cudoctor_driver_info",
                                           MetricType::gauge,
                                           "The NVIDIA driver: the version that decides what runs, the loaded kernel module's "

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/report.hpp"
 #include "report/style.hpp"
 #include "snapshot/taken_at.hpp"
 
@@ -68,6 +69,7 @@ std::string metric_value(double value) {
 MachineMetrics machine_metrics(const snapshot::Snapshot& snap, const std::vector<snapshot::Finding>& findings) {
     MachineMetrics m;
     m.taken_at = snapshot::parse_utc(snap.taken_at);
+    m.gpu_code_runnable = cannot_run_reason(snap).empty();
     for (const auto& f : findings) {
         ++m.by_severity[severity_index(f.severity)];
         auto same = [&](const MachineMetrics::FindingCount& c) { return c.rule == f.id && c.severity == f.severity && c.layer == f.layer; };
@@ -107,6 +109,8 @@ void write_machine_metrics(MetricWriter& writer, const std::vector<NamedMetrics>
     for (const auto& n : machines)
         for (auto s : {snapshot::Severity::error, snapshot::Severity::warning, snapshot::Severity::info})
             writer.sample(labels(n, {std::string(snapshot::to_string(s))}), n.metrics->by_severity[severity_index(s)]);
+    writer.begin(metric::gpu_code_runnable, with_node);
+    for (const auto& n : machines) writer.sample(labels(n, {}), n.metrics->gpu_code_runnable ? 1 : 0);
     for (std::size_t i = 0; i < metric::kInfoFamilies.size(); ++i) {
         writer.begin(metric::kInfoFamilies[i], with_node);
         for (const auto& n : machines)

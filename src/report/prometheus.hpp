@@ -53,6 +53,7 @@ struct MachineMetrics {
     std::optional<std::int64_t> taken_at;  ///< seconds since the epoch; nullopt when the snapshot has no time
     std::vector<FindingCount> findings;    ///< by rule, severity and layer, in first-seen order
     std::array<int, 3> by_severity{};      ///< info, warning, error
+    bool gpu_code_runnable = true;         ///< false where report::cannot_run_reason gives one
     /// Per family of metric::kInfoFamilies, the label values of each of its samples.
     std::array<std::vector<std::vector<std::string>>, metric::kInfoFamilies.size()> info;
 };

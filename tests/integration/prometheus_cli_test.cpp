@@ -69,11 +69,11 @@ TEST(PrometheusCheck, EveryFixtureMachinePassesPromtool) {
         EXPECT_EQ(check.exit_code, 0) << check.out << check.err << "\n" << r.out;
         EXPECT_EQ(check.out + check.err, "");
         // The exit status and the metrics agree: exit 1 exactly where an error is counted or the
-        // machine can run nothing on its GPU (the verdict line says so).
+        // machine can run nothing on its GPU.
         const bool errors = !has_line(r.out, "cudoctor_findings{severity=\"error\"} 0");
-        if (errors) {
-            EXPECT_EQ(r.exit_code, 1);
-        }
+        const bool runnable = has_line(r.out, "cudoctor_gpu_code_runnable 1");
+        EXPECT_TRUE(runnable || has_line(r.out, "cudoctor_gpu_code_runnable 0")) << r.out;
+        EXPECT_EQ(r.exit_code, errors || !runnable ? 1 : 0) << r.out;
     }
     EXPECT_GE(machines, 20u);
 }
@@ -93,9 +93,9 @@ TEST(PrometheusCheck, ABrokenMachinesFindingsAndFacts) {
     EXPECT_TRUE(has_line(healthy.out, "cudoctor_toolkit_info{release=\"12.4.1\",path=\"/usr/local/cuda-12.4\",default=\"true\"} 1"))
         << healthy.out;
     EXPECT_TRUE(has_line(healthy.out,
-                         "cudoctor_cudnn_info{version=\"9.1.0\",cuda_major=\"12\",path=\"/usr/local/cuda-12.4/targets/x86_64-linux/lib\"} 1") ||
-                healthy.out.find("cudoctor_cudnn_info{version=\"9.1.0\",cuda_major=\"12\"") != std::string::npos)
+                         "cudoctor_cudnn_info{version=\"9.1.0\",cuda_major=\"12\",path=\"/usr/local/cuda-12.4/targets/x86_64-linux/lib\"} 1"))
         << healthy.out;
+    EXPECT_TRUE(has_line(healthy.out, "cudoctor_gpu_code_runnable 1"));
     EXPECT_NE(healthy.out.find("cudoctor_framework_info{name=\"torch\",version=\"2.4.0"), std::string::npos) << healthy.out;
 }
 
@@ -331,9 +331,7 @@ TEST(PrometheusNodeExporter, ServesWhatCheckWrote) {
     // The exporter parsed the file (no scrape error) and serves every family, labels sorted its way.
     EXPECT_TRUE(has_line(body, "node_textfile_scrape_error 0")) << body;
     EXPECT_TRUE(has_line(body, "cudoctor_finding{layer=\"driver\",rule=\"driver-library-mismatch\",severity=\"error\"} 1")) << body;
-    EXPECT_TRUE(has_line(body, "cudoctor_findings{severity=\"error\"} 1") ||
-                body.find("cudoctor_findings{severity=\"error\"} ") != std::string::npos)
-        << body;
+    EXPECT_TRUE(has_line(body, "cudoctor_findings{severity=\"error\"} 1")) << body;
     EXPECT_TRUE(has_line(body, "cudoctor_driver_info{flavour=\"proprietary\",kernel_module=\"535.183.01\",version=\"535.183.01\"} 1"))
         << body;
     EXPECT_TRUE(has_line(body, "cudoctor_check_timestamp_seconds 1.718172e+09")) << body;

@@ -81,12 +81,12 @@ TEST(PrometheusWriter, Values) {
 // suffix where the value has a unit; label names legal, unique and not reserved ("__", "le",
 // "quantile") nor the node label fleet adds.
 TEST(PrometheusRegistry, NamesFollowTheFormatsRules) {
-    const std::vector<MetricFamily> all = {metric::finding,          metric::findings,         metric::driver_info,
-                                           metric::toolkit_info,     metric::cudnn_info,       metric::framework_info,
-                                           metric::gpu_info,         metric::check_timestamp,  metric::fleet_nodes,
-                                           metric::fleet_unreadable, metric::fleet_node_drift, metric::fleet_node_stale,
-                                           metric::gpu_memory_used,  metric::xid_events,       metric::memory_trend,
-                                           metric::memory_leak,      metric::cuda_errors};
+    const std::vector<MetricFamily> all = {metric::finding,          metric::findings,         metric::gpu_code_runnable,
+                                           metric::driver_info,      metric::toolkit_info,     metric::cudnn_info,
+                                           metric::framework_info,   metric::gpu_info,         metric::check_timestamp,
+                                           metric::fleet_nodes,      metric::fleet_unreadable, metric::fleet_node_drift,
+                                           metric::fleet_node_stale, metric::gpu_memory_used,  metric::xid_events,
+                                           metric::memory_trend,     metric::memory_leak,      metric::cuda_errors};
     const std::regex name_re("cudoctor_[a-z][a-z0-9_]*[a-z0-9]"), label_re("[a-z][a-z0-9_]*");
     std::set<std::string_view> names;
     for (const auto& f : all) {
