@@ -8,6 +8,11 @@
 # (-DCUDOCTOR_MAINTAINER="Name <address>"). lintian refuses a host like "localhost".
 set(CUDOCTOR_MAINTAINER "cudoctor maintainers <maintainers@users.noreply.a-seed-4b752610.example>"
     CACHE STRING "Maintainer field of the .deb (Name <email>)")
+# A build folder configured before keeps the old default in its cache: replace that one.
+if(CUDOCTOR_MAINTAINER STREQUAL "cudoctor developers <cudoctor@localhost>")
+  set(CUDOCTOR_MAINTAINER "cudoctor maintainers <maintainers@users.noreply.a-seed-4b752610.example>"
+      CACHE STRING "Maintainer field of the .deb (Name <email>)" FORCE)
+endif()
 
 # What the package ships beside the binary, man page and completions (installed by `make install`
 # too): the changelog (gzipped with -9n, as lintian wants), the docs and their
