@@ -29,7 +29,7 @@ using namespace std::chrono_literals;
 
 constexpr const char* kTime = "2024-06-12T06:00:00Z";  // 1718172000
 
-std::string find_program(const std::string& name) {
+std::string installed_program(const std::string& name) {
     for (const char* dir : {"/usr/bin", "/usr/sbin", "/bin", "/usr/local/bin"})
         if (::access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
     return "";
@@ -48,8 +48,8 @@ RunResult promtool_check(const std::string& promtool, const std::string& metrics
     return run_program("/bin/sh", {"-c", "exec \"$0\" check metrics < \"$1\"", promtool, file.string()}, {"PATH=/usr/bin:/bin"}, 60s);
 }
 
-#define REQUIRE_PROMTOOL(var)                         \
-    const std::string var = find_program("promtool"); \
+#define REQUIRE_PROMTOOL(var)                              \
+    const std::string var = installed_program("promtool"); \
     if (var.empty()) GTEST_SKIP() << "promtool is not installed (Debian: apt-get install prometheus)"
 
 bool has_line(const std::string& text, const std::string& line) { return ("\n" + text).find("\n" + line + "\n") != std::string::npos; }
@@ -229,7 +229,7 @@ TEST(PrometheusWatch, AReplayedRecordsMemoryTrendsAndXidPassPromtool) {
     }
 }
 
-int free_port() {
+int free_loopback_port() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -305,7 +305,7 @@ class Exporter {
 };
 
 TEST(PrometheusNodeExporter, ServesWhatCheckWrote) {
-    const std::string exporter = find_program("prometheus-node-exporter");
+    const std::string exporter = installed_program("prometheus-node-exporter");
     if (exporter.empty()) GTEST_SKIP() << "prometheus-node-exporter is not installed (Debian: apt-get install prometheus-node-exporter)";
     TempDir tmp;
     const auto textfile = tmp.path() / "textfile";
@@ -316,7 +316,7 @@ TEST(PrometheusNodeExporter, ServesWhatCheckWrote) {
 
     std::string body;
     for (int attempt = 0; attempt < 3 && body.empty(); ++attempt) {  // another program may take the free port first
-        const int port = free_port();
+        const int port = free_loopback_port();
         ASSERT_GT(port, 0);
         Exporter running(exporter,
                          {"--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=" + textfile.string(),
