@@ -57,7 +57,7 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     auto files = fleet::snapshot_files(options.inputs);
     if (!files) return usage_error(options, out, err, files.error());
 
-    const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs), analyse_options);
+    const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs, options.prometheus), analyse_options);
     if (options.json) out << report::json_text(fleet::to_json(report)) << "\n";
     else if (options.markdown) fleet::render_markdown(report, {}, out);
     else if (options.prometheus) fleet::render_prometheus(report, out);

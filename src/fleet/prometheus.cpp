@@ -1,5 +1,7 @@
 #include "fleet/prometheus.hpp"
 
+#include <stdexcept>
+
 #include "report/metrics.hpp"
 #include "report/prometheus.hpp"
 
@@ -9,7 +11,10 @@ void render_prometheus(const FleetReport& report, std::ostream& out) {
     report::MetricWriter writer(out);
     std::vector<report::NamedMetrics> machines;
     machines.reserve(report.nodes.size());
-    for (const auto& n : report.nodes) machines.push_back({n.name, &n.metrics});
+    for (const auto& n : report.nodes) {
+        if (!n.metrics) throw std::logic_error("fleet::render_prometheus: " + n.file + " was read without metrics");
+        machines.push_back({n.name, &*n.metrics});
+    }
     report::write_machine_metrics(writer, machines, true);
 
     writer.begin(report::metric::fleet_nodes);

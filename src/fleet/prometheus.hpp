@@ -8,7 +8,8 @@
 
 namespace cudoctor::fleet {
 
-/// Writes the report in the Prometheus text exposition format.
+/// Writes the report in the Prometheus text exposition format. Its nodes must have been read
+/// with metrics (read_fleet's with_metrics); one without is a programming error (std::logic_error).
 void render_prometheus(const FleetReport& report, std::ostream& out);
 
 }  // namespace cudoctor::fleet
