@@ -1,9 +1,40 @@
 # CPack: `make package` (cpack -G DEB in the build folder) writes cudoctor_<version>_<arch>.deb.
 # The knowledge-base tables are inside the binary, so the package is the binary, the man page,
-# the completions and the docs. Dependencies are read by dpkg-shlibdeps from the libraries the
-# binary really links (libc6, libstdc++6, libfmt9, libre2-9, libssl3, zlib1g, liblzma5, libzstd1).
-set(CUDOCTOR_MAINTAINER "cudoctor developers <cudoctor@localhost>"
+# the completions, the systemd units and the docs. Dependencies are read by dpkg-shlibdeps from
+# the libraries the binary really links (libc6, libstdc++6, libfmt9, libre2-9, libssl3, zlib1g,
+# liblzma5, libzstd1). `lintian` on the .deb: no errors (tests/packaging/deb_install.sh).
+#
+# The default address is the one the project's commits carry; a distributor sets their own
+# (-DCUDOCTOR_MAINTAINER="Name <address>"). lintian refuses a host like "localhost".
+set(CUDOCTOR_MAINTAINER "cudoctor maintainers <maintainers@users.noreply.a-seed-4b752610.example>"
     CACHE STRING "Maintainer field of the .deb (Name <email>)")
+# A build folder configured before keeps the old default in its cache: replace that one.
+if(CUDOCTOR_MAINTAINER STREQUAL "cudoctor developers <cudoctor@localhost>")
+  set(CUDOCTOR_MAINTAINER "cudoctor maintainers <maintainers@users.noreply.a-seed-4b752610.example>"
+      CACHE STRING "Maintainer field of the .deb (Name <email>)" FORCE)
+endif()
+
+# What the package ships beside the binary, man page and completions (installed by `make install`
+# too): the changelog (gzipped with -9n, as lintian wants), the docs and their
+# examples, and the timer that writes metrics for prometheus-node-exporter (lib/systemd/system
+# under the prefix: /usr/lib/systemd/system in the .deb, /usr/local/lib/systemd/system for
+# `make install`; systemd reads both). The timer is not enabled: the .deb has no maintainer scripts.
+set(CUDOCTOR_CHANGELOG ${PROJECT_BINARY_DIR}/packaging/changelog)
+configure_file(${PROJECT_SOURCE_DIR}/packaging/changelog.in ${CUDOCTOR_CHANGELOG} @ONLY)
+add_custom_command(
+  OUTPUT ${CUDOCTOR_CHANGELOG}.gz
+  COMMAND ${CUDOCTOR_GZIP} -9 -n -k -f ${CUDOCTOR_CHANGELOG}
+  DEPENDS ${CUDOCTOR_CHANGELOG}
+  VERBATIM)
+add_custom_target(cudoctor_changelog ALL DEPENDS ${CUDOCTOR_CHANGELOG}.gz)
+install(FILES ${CUDOCTOR_CHANGELOG}.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+file(GLOB CUDOCTOR_DOC_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${CUDOCTOR_DOC_PAGES} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/examples DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/systemd/cudoctor-check.service
+              ${PROJECT_SOURCE_DIR}/packaging/systemd/cudoctor-check.timer
+        DESTINATION lib/systemd/system)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME cudoctor)
@@ -11,17 +42,25 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "${CUDOCTOR_MAINTAINER}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "doctor and manager for a machine's NVIDIA CUDA stack")
-set(CPACK_PACKAGE_DESCRIPTION
-    "cudoctor inspects the NVIDIA CUDA stack of a machine or machine image: GPU, driver, toolkits, \
-cuDNN, Python frameworks and the environment that decides which of them a program gets. It says \
-what is wrong and how to fix it, explains CUDA error messages, checks which GPU architectures a \
-binary carries, verifies installers, and manages several toolkits side by side. Changes to the \
-machine are printed as a plan and applied only when asked.")
+# The long description, broken into lines of at most 80 characters for dpkg and lintian.
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+  "cudoctor inspects the NVIDIA CUDA stack of a machine or machine image: GPU,"
+  "driver, toolkits, cuDNN, Python frameworks and the environment that decides"
+  "which of them a program gets. It says what is wrong and how to fix it,"
+  "explains CUDA error messages, checks which GPU architectures a binary carries,"
+  "verifies installers, and manages several toolkits side by side. Changes to the"
+  "machine are printed as a plan and applied only when asked."
+  ""
+  "For fleets it writes Prometheus metrics for the textfile collector of"
+  "prometheus-node-exporter (a systemd timer, not enabled on installation, does so"
+  "every 15 minutes), compares many machines' snapshots, and serves as a Slurm"
+  "health check.")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CUDOCTOR_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, man-db")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pci.ids")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, man-db, prometheus-node-exporter")
 include(CPack)

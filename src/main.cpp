@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "always", "never"}));
     app.add_flag("-q,--quiet", quiet,
                  "print only the verdict line (and errors); the exit status is the same. Output for a program is kept whole: "
-                 "--json, --markdown, plan --format script, and the code use, init and modulefile print");
+                 "--json, --markdown, --format prometheus, plan --format script, and the code use, init and modulefile print");
 
     std::vector<commands::Command> all = {
         commands::add_check_command(app),  commands::add_rules_command(app),      commands::add_explain_command(app),

@@ -6,8 +6,10 @@
 #include <sstream>
 
 #include "commands/command.hpp"
+#include "commands/output_format.hpp"
 #include "host/files.hpp"
 #include "kb/kb.hpp"
+#include "report/prometheus.hpp"
 #include "report/report.hpp"
 #include "rules/rules.hpp"
 #include "snapshot/snapshot_json.hpp"
@@ -71,6 +73,7 @@ ExitStatus run_check(const CheckOptions& options, std::ostream& out, std::ostrea
     std::ostream& sink = options.output ? static_cast<std::ostream&>(to_file) : out;
     if (options.json) report::render_json(snap, sink);
     else if (options.markdown) report::render_markdown(snap, sink, options.snapshot_file);
+    else if (options.prometheus) report::render_prometheus(snap, sink);
     else if (options.quiet) sink << report::verdict_line(snap) << "\n";
     else report::render_text(snap, {options.color && !options.output, options.verbose, options.snapshot_file}, sink);
     if (options.output) {
@@ -90,14 +93,22 @@ Command add_check_command(CLI::App& app) {
     const auto shared = add_machine_options(cmd, options->machine, {.python = true, .no_exec = true});
     cmd->add_option("--snapshot", options->snapshot_file, "render a saved snapshot (from check --json) instead of probing")
         ->excludes(shared.root);
-    cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON");
+    auto* json = cmd->add_flag("--json", options->json, "print the snapshot as versioned JSON (same as --format json)");
     cmd->add_option("-o,--output", options->output,
                     "write the report to FILE (atomically) instead of stdout; %h in FILE becomes the host name")
         ->type_name("FILE");
-    cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue");
+    auto* markdown =
+        cmd->add_flag("--markdown", options->markdown, "print Markdown, ready to paste into a GitHub issue (same as --format markdown)");
+    auto format = std::make_shared<std::string>("text");
+    add_format_option(cmd, *format, {"text", "json", "markdown", "prometheus"},
+                      "text, json, markdown, or prometheus (metrics for node_exporter's textfile collector: with --output FILE, "
+                      "written atomically)")
+        ->excludes(json)
+        ->excludes(markdown);
     cmd->add_flag("-v,--verbose", options->verbose, "show the evidence of every fact");
     cmd->add_option("--fail-on", options->fail_on, "exit 1 on findings of this severity or worse")->check(CLI::IsMember({"error", "warning"}));
-    return {cmd, [options](const Output& o) {
+    return {cmd, [options, format](const Output& o) {
+                apply_format(*format, options->json, options->markdown, options->prometheus);
                 options->color = o.color;
                 options->quiet = o.quiet;
                 return run_check(*options, o.out, o.err);

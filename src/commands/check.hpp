@@ -18,8 +18,9 @@ struct CheckOptions {
     /// --output FILE: write the report there (atomically: a temporary file renamed over it)
     /// instead of to stdout; "%h" in it becomes the machine's host name, "%%" a "%".
     std::optional<std::string> output;
-    bool json = false;
-    bool markdown = false;
+    bool json = false;        ///< --json, or --format json
+    bool markdown = false;    ///< --markdown, or --format markdown
+    bool prometheus = false;  ///< --format prometheus: the metrics of report/metrics.hpp
     bool verbose = false;
     bool color = false;             ///< ANSI colours (main's decision for standard output)
     std::string fail_on = "error";  ///< "error" | "warning"

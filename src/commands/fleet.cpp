@@ -8,8 +8,10 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "commands/output_format.hpp"
 #include "fleet/analysis.hpp"
 #include "fleet/duration.hpp"
+#include "fleet/prometheus.hpp"
 #include "fleet/reader.hpp"
 #include "fleet/render.hpp"
 #include "kb/kb.hpp"
@@ -27,6 +29,8 @@ struct FleetOptions {
     unsigned jobs = 0;
     bool json = false;
     bool markdown = false;
+    bool prometheus = false;  ///< --format prometheus
+    std::string format = "text";
     bool quiet = false;  ///< main's -q/--quiet: the summary line only
 };
 
@@ -53,9 +57,10 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     auto files = fleet::snapshot_files(options.inputs);
     if (!files) return usage_error(options, out, err, files.error());
 
-    const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs), analyse_options);
+    const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs, options.prometheus), analyse_options);
     if (options.json) out << report::json_text(fleet::to_json(report)) << "\n";
     else if (options.markdown) fleet::render_markdown(report, {}, out);
+    else if (options.prometheus) fleet::render_prometheus(report, out);
     else if (options.quiet) out << fleet::verdict_line(report) << "\n";
     else fleet::render_text(report, {}, out);
     return fleet::has_problems(report, *snapshot::severity_from(options.fail_on)) ? ExitStatus::problems : ExitStatus::healthy;
@@ -73,13 +78,19 @@ Command add_fleet_command(CLI::App& app) {
         ->capture_default_str();
     add_machine_options(cmd, options->machine, {.root = false});
     cmd->add_option("-j,--jobs", options->jobs, "files read in parallel (default: one per core, at most 16)")->check(CLI::Range(0u, 256u));
-    cmd->add_flag("--json", options->json, "print the report as JSON (every node listed)");
-    cmd->add_flag("--markdown", options->markdown, "print Markdown, ready for an issue or a wiki page");
+    auto* json = cmd->add_flag("--json", options->json, "print the report as JSON (every node listed; same as --format json)");
+    auto* markdown =
+        cmd->add_flag("--markdown", options->markdown, "print Markdown, ready for an issue or a wiki page (same as --format markdown)");
+    add_format_option(cmd, options->format, {"text", "json", "markdown", "prometheus"},
+                      "text, json, markdown, or prometheus (every node's check metrics with a node label, and the fleet's drift)")
+        ->excludes(json)
+        ->excludes(markdown);
     cmd->add_option("--fail-on", options->fail_on,
                     "exit 1 on findings of this severity or worse (drift, stale and unreadable snapshots always do)")
         ->check(CLI::IsMember({"error", "warning"}))
         ->capture_default_str();
     return {cmd, [options](const Output& o) {
+                apply_format(options->format, options->json, options->markdown, options->prometheus);
                 options->quiet = o.quiet;
                 return run_fleet(*options, o.out, o.err);
             }};

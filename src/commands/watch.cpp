@@ -14,8 +14,10 @@
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
 #include "commands/machine.hpp"
+#include "commands/output_format.hpp"
 #include "host/files.hpp"
 #include "report/style.hpp"
+#include "watch/prometheus.hpp"
 #include "watch/sample_log.hpp"
 #include "watch/summary.hpp"
 #include "watch/watcher.hpp"
@@ -36,12 +38,13 @@ struct WatchCliOptions {
     std::string timeout = "10s";
     MachineOptions machine;  ///< --root, --kb
     bool json = false;
+    std::string report_format = "text";  ///< watch report --format
     std::string report_dir;
 };
 
-/// Reads DIR, prints the summary (with -q its verdict line only), writes DIR/memory.svg.
+/// Reads DIR, prints the summary (with -q its verdict line only; metrics whole), writes DIR/memory.svg.
 ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_dir, bool json, std::optional<ExitStatus> ended,
-                  const Output& o) {
+                  const Output& o, bool prometheus = false) {
     auto xids = watch::XidCatalog::load(kb_dir);
     if (!xids) return report_error(xids.error(), json, "watch", o.out, o.err);
     auto record = watch::read_watch_dir(dir);
@@ -50,6 +53,7 @@ ExitStatus report(const std::string& dir, const std::optional<std::string>& kb_d
     // The plot is an extra beside the summary: a folder we cannot write to does not fail the report.
     (void)host::write_atomically(dir + "/memory.svg", watch::memory_svg(summary));
     if (json) o.out << report::json_text(watch::to_json(summary)) << "\n";
+    else if (prometheus) watch::render_prometheus(summary, o.out);
     else if (o.quiet) o.out << report::outside_text(watch::verdict_line(summary), report::Medium::terminal) << "\n";
     else watch::render_text(summary, o.out);
     if (ended) return *ended;
@@ -134,10 +138,17 @@ Command add_watch_command(CLI::App& app) {
 
     auto* rep = cmd->add_subcommand("report", "summarise a watch folder again: memory trends, Xid reports, the plot");
     rep->add_option("dir", options->report_dir, "the folder a watch wrote (--out)")->required();
-    rep->add_flag("--json", options->json, "print JSON");
+    auto* rep_json = rep->add_flag("--json", options->json, "print JSON (same as --format json)");
+    add_format_option(rep, options->report_format, {"text", "json", "prometheus"},
+                      "text, json, or prometheus (memory in use, memory trends, Xid reports as metrics)")
+        ->excludes(rep_json);
     add_machine_options(rep, options->machine, {.root = false});
     return {cmd, [options, rep](const Output& o) {
-                if (rep->parsed()) return report(options->report_dir, options->machine.kb_dir, options->json, std::nullopt, o);
+                if (rep->parsed()) {
+                    bool markdown = false, prometheus = false;
+                    apply_format(options->report_format, options->json, markdown, prometheus);
+                    return report(options->report_dir, options->machine.kb_dir, options->json, std::nullopt, o, prometheus);
+                }
                 return run_watch_command(*options, o);
             }};
 }

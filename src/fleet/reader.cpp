@@ -63,7 +63,8 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file) {
     return snap;
 }
 
-std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs) {
+std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs,
+                                                              bool with_metrics) {
     std::vector<std::variant<NodeSummary, Unreadable>> results(files.size());
     if (jobs == 0) jobs = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
     jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
@@ -75,7 +76,7 @@ std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<
                 results[i] = Unreadable{files[i], to_string(snap.error().code), snap.error().message};
                 continue;
             }
-            results[i] = summarize(*snap, kb, files[i]);
+            results[i] = summarize(*snap, kb, files[i], with_metrics);
         }
     };
     std::vector<std::jthread> threads;

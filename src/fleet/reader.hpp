@@ -33,6 +33,8 @@ Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file);
 
 /// Reads and summarises every file on `jobs` threads (0: one per core, at most 16). The result
 /// keeps the order of `files`; each entry is a summary or the reason the file gave none.
-std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs = 0);
+/// `with_metrics`: each summary also keeps its node's metrics (fleet --format prometheus).
+std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs = 0,
+                                                              bool with_metrics = false);
 
 }  // namespace cudoctor::fleet

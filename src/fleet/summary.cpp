@@ -119,7 +119,7 @@ std::string layer_value(const std::vector<std::string>& items) {
     return out;
 }
 
-NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file) {
+NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file, bool with_metrics) {
     NodeSummary s;
     s.hostname = snap.hostname;
     s.name = name_of(snap.hostname, file);
@@ -133,7 +133,9 @@ NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::str
     s.layers[static_cast<std::size_t>(Layer::toolkits)] = toolkit_items(snap.toolkits);
     s.layers[static_cast<std::size_t>(Layer::cudnn)] = cudnn_items(snap.cudnn);
     s.layers[static_cast<std::size_t>(Layer::frameworks)] = framework_items(snap.frameworks);
-    for (auto& f : rules::evaluate(snap, kb)) s.findings.push_back({f.id, f.severity, f.layer, f.title});
+    const auto findings = rules::evaluate(snap, kb);
+    for (const auto& f : findings) s.findings.push_back({f.id, f.severity, f.layer, f.title});
+    if (with_metrics) s.metrics = report::machine_metrics(snap, findings);
     return s;
 }
 

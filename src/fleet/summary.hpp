@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kb/kb.hpp"
+#include "report/prometheus.hpp"
 #include "snapshot/snapshot.hpp"
 
 namespace cudoctor::fleet {
@@ -41,6 +42,9 @@ struct NodeSummary {
     /// {"550.54.14"}, {"11.8", "12.4 (default)"}; empty when the layer has nothing.
     std::array<std::vector<std::string>, kLayerCount> layers;
     std::vector<NodeFinding> findings;
+    /// What `fleet --format prometheus` says of this node (its facts as metric labels); only
+    /// when summarize() was asked for it (a few kilobytes a node that text and JSON never use).
+    std::optional<report::MachineMetrics> metrics;
 
     const std::vector<std::string>& items(Layer layer) const { return layers[static_cast<std::size_t>(layer)]; }
 };
@@ -49,7 +53,8 @@ struct NodeSummary {
 std::string layer_value(const std::vector<std::string>& items);
 
 /// Reduces a snapshot: its layers as sorted items, today's rules over it (the KB of the machine
-/// reading it, so an old snapshot gets new rules). Never fails: unknown facts are empty items.
-NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file);
+/// reading it, so an old snapshot gets new rules), and with `with_metrics` its metrics. Never
+/// fails: unknown facts are empty items.
+NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file, bool with_metrics = false);
 
 }  // namespace cudoctor::fleet

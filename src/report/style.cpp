@@ -65,6 +65,14 @@ std::string outside_text(std::string_view text, Medium medium) {
                 default: break;
             }
         }
+        if (medium == Medium::prometheus) {
+            switch (c) {
+                case '\n': out += "\\n"; continue;
+                case '\\': out += "\\\\"; continue;
+                case '"': out += "\\\""; continue;
+                default: break;
+            }
+        }
         if ((u < 0x20 && c != '\t') || u == 0x7f) {  // a TAB moves the cursor, nothing more
             out += '?';
             continue;

@@ -29,14 +29,16 @@ class Painter {
 
 /// Where text we did not write (process names, labels, paths, log lines) is going.
 enum class Medium {
-    terminal,  ///< C0 controls but TAB (ESC, CR, LF too), DEL, C1 controls, the bidi overrides and
-               ///< isolates (U+202A–U+202E, U+2066–U+2069) and invalid UTF-8 become '?': no
-               ///< escape sequence, carriage return or reordering can rewrite what the screen
-               ///< shows; valid UTF-8 stays
-    markdown,  ///< as terminal, then inline Markdown and table cells: '\\' '|' '`' escaped with
-               ///< a backslash, '<' → "&lt;" (no HTML), a line break → "<br>"
-    svg,       ///< as terminal, then XML 1.0: & < > " ' as entities, U+FFFE and U+FFFF (no XML
-               ///< characters) → '?'
+    terminal,    ///< C0 controls but TAB (ESC, CR, LF too), DEL, C1 controls, the bidi overrides and
+                 ///< isolates (U+202A–U+202E, U+2066–U+2069) and invalid UTF-8 become '?': no
+                 ///< escape sequence, carriage return or reordering can rewrite what the screen
+                 ///< shows; valid UTF-8 stays
+    markdown,    ///< as terminal, then inline Markdown and table cells: '\\' '|' '`' escaped with
+                 ///< a backslash, '<' → "&lt;" (no HTML), a line break → "<br>"
+    svg,         ///< as terminal, then XML 1.0: & < > " ' as entities, U+FFFE and U+FFFF (no XML
+                 ///< characters) → '?'
+    prometheus,  ///< a label value of the Prometheus text exposition format: as terminal, but a line
+                 ///< break becomes \n, a backslash \\ and a double quote \" (the format's escapes)
 };
 
 /// Text from outside made safe for `medium`. Never cuts (text::printable cuts for error lines).

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -84,46 +85,77 @@ class Daemon {
     pid_t m_pid = -1;
 };
 
-TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
-    const std::string slurmctld = find_program("slurmctld"), slurmd = find_program("slurmd"), srun = find_program("srun"),
-                      sinfo = find_program("sinfo");
-    if (slurmctld.empty() || slurmd.empty() || srun.empty() || sinfo.empty())
-        GTEST_SKIP() << "Slurm is not installed (Debian: apt-get install slurm-wlm)";
-    if (::geteuid() != 0) GTEST_SKIP() << "a private slurmd must run as root (SlurmdUser=root); run the suite as root";
-
-    TempDir tmp;
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    const fs::path conf = tmp.path() / "slurm.conf";
-    fs::create_directories(tmp.path() / "state");
-    fs::create_directories(tmp.path() / "spool");
-    const int ctld_port = free_port(), d_port = free_port();
-    ASSERT_TRUE(ctld_port > 0 && d_port > 0 && ctld_port != d_port);
-    const std::string t = tmp.str();
-    std::ofstream(conf) << "ClusterName=cudoctortest\nSlurmctldHost=localhost(127.0.0.1)\n"
-                        << "SlurmctldPort=" << ctld_port << "\nSlurmdPort=" << d_port << "\n"
-                        << "AuthType=auth/none\nCredType=cred/none\nSlurmUser=root\nSlurmdUser=root\n"
-                        << "StateSaveLocation=" << t << "/state\nSlurmdSpoolDir=" << t << "/spool\n"
-                        << "SlurmctldPidFile=" << t << "/ctld.pid\nSlurmdPidFile=" << t << "/slurmd.pid\n"
-                        << "ProctrackType=proctrack/pgid\nTaskPlugin=task/none\nJobAcctGatherType=jobacct_gather/none\n"
-                        << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
-                        << "SchedulerType=sched/builtin\nSelectType=select/linear\nMpiDefault=none\nSwitchType=switch/none\n"
-                        << "ReturnToService=2\n"
-                        << "NodeName=fleetnode NodeHostname=" << host << " NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN\n"
-                        << "PartitionName=fleet Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
-    const std::vector<std::string> env{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "SLURM_CONF=" + conf.string(), "LANG=C.UTF-8", "HOME=" + t,
-                                       "CUDOCTOR_OVERRIDE_TIME=2024-06-12T06:00:00Z"};
-    Daemon ctld({slurmctld, "-D", "-i", "-f", conf.string()}, env, tmp.path() / "slurmctld.log");
-    Daemon d({slurmd, "-D", "-N", "fleetnode", "-f", conf.string()}, env, tmp.path() / "slurmd.log");
-
-    // Up within 20 s, or the logs say why.
-    bool idle = false;
-    for (int i = 0; i < 80 && !idle; ++i) {
-        auto r = run_program(sinfo, {"-h", "-o", "%t", "-n", "fleetnode"}, env, std::chrono::seconds(5));
-        idle = r.exit_code == 0 && r.out.starts_with("idle");
-        if (!idle) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+// A one-node cluster "fleetnode" in a temporary folder, up (idle) when constructed; `extra` is
+// added to slurm.conf. The daemons stop when it goes, pass or fail.
+class Cluster {
+  public:
+    explicit Cluster(const std::string& extra = "") {
+        ::gethostname(m_host, sizeof m_host - 1);
+        const fs::path conf = m_tmp.path() / "slurm.conf";
+        fs::create_directories(m_tmp.path() / "state");
+        fs::create_directories(m_tmp.path() / "spool");
+        const int ctld_port = free_port(), d_port = free_port();
+        if (ctld_port <= 0 || d_port <= 0 || ctld_port == d_port) return;
+        const std::string t = m_tmp.str();
+        std::ofstream(conf) << "ClusterName=cudoctortest\nSlurmctldHost=localhost(127.0.0.1)\n"
+                            << "SlurmctldPort=" << ctld_port << "\nSlurmdPort=" << d_port << "\n"
+                            << "AuthType=auth/none\nCredType=cred/none\nSlurmUser=root\nSlurmdUser=root\n"
+                            << "StateSaveLocation=" << t << "/state\nSlurmdSpoolDir=" << t << "/spool\n"
+                            << "SlurmctldPidFile=" << t << "/ctld.pid\nSlurmdPidFile=" << t << "/slurmd.pid\n"
+                            << "ProctrackType=proctrack/pgid\nTaskPlugin=task/none\nJobAcctGatherType=jobacct_gather/none\n"
+                            << "AccountingStorageType=accounting_storage/none\nJobCompType=jobcomp/none\n"
+                            << "SchedulerType=sched/builtin\nSelectType=select/linear\nMpiDefault=none\nSwitchType=switch/none\n"
+                            << "ReturnToService=2\n"
+                            << extra << "NodeName=fleetnode NodeHostname=" << m_host << " NodeAddr=127.0.0.1 CPUs=1 State=UNKNOWN\n"
+                            << "PartitionName=fleet Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n";
+        m_env = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "SLURM_CONF=" + conf.string(), "LANG=C.UTF-8", "HOME=" + t,
+                 "CUDOCTOR_OVERRIDE_TIME=2024-06-12T06:00:00Z"};
+        m_ctld = std::make_unique<Daemon>(std::vector<std::string>{find_program("slurmctld"), "-D", "-i", "-f", conf.string()}, m_env,
+                                          m_tmp.path() / "slurmctld.log");
+        m_d = std::make_unique<Daemon>(std::vector<std::string>{find_program("slurmd"), "-D", "-N", "fleetnode", "-f", conf.string()},
+                                       m_env, m_tmp.path() / "slurmd.log");
+        // Up within 20 s, or the logs say why.
+        for (int i = 0; i < 80 && !m_up; ++i) {
+            m_up = state().starts_with("idle");
+            if (!m_up) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
     }
-    ASSERT_TRUE(idle) << "slurmctld:\n" << slurp(tmp.path() / "slurmctld.log") << "\nslurmd:\n" << slurp(tmp.path() / "slurmd.log");
+    bool up() const { return m_up; }
+    /// sinfo's "%t|%E" for the node: "idle|none", "drain|cudoctor: driver-library-mismatch".
+    std::string state() const {
+        auto r = run_program(find_program("sinfo"), {"-h", "-o", "%t|%E", "-n", "fleetnode"}, m_env, std::chrono::seconds(5));
+        return r.exit_code == 0 ? r.out.substr(0, r.out.find('\n')) : "";
+    }
+    std::string logs() const {
+        return "slurmctld:\n" + slurp(m_tmp.path() / "slurmctld.log") + "\nslurmd:\n" + slurp(m_tmp.path() / "slurmd.log");
+    }
+    const TempDir& tmp() const { return m_tmp; }
+    const std::vector<std::string>& env() const { return m_env; }
+    const char* host() const { return m_host; }
+
+  private:
+    TempDir m_tmp;
+    char m_host[256] = {};
+    std::vector<std::string> m_env;
+    std::unique_ptr<Daemon> m_ctld, m_d;
+    bool m_up = false;
+};
+
+bool slurm_missing() {
+    for (const char* p : {"slurmctld", "slurmd", "srun", "sinfo", "scontrol"})
+        if (find_program(p).empty()) return true;
+    return false;
+}
+
+TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
+    if (slurm_missing()) GTEST_SKIP() << "Slurm is not installed (Debian: apt-get install slurm-wlm)";
+    if (::geteuid() != 0) GTEST_SKIP() << "a private slurmd must run as root (SlurmdUser=root); run the suite as root";
+    Cluster cluster;
+    ASSERT_TRUE(cluster.up()) << cluster.logs();
+    const TempDir& tmp = cluster.tmp();
+    const auto& env = cluster.env();
+    const std::string srun = find_program("srun");
+    const std::string host = cluster.host();
 
     const fs::path snaps = tmp.path() / "snapshots";
     fs::create_directories(snaps);
@@ -156,6 +188,65 @@ TEST(FleetSlurm, SrunGathersSnapshotsThatFleetSummarises) {
     EXPECT_TRUE(j["unreadable"].empty()) << j["unreadable"].dump();
     ASSERT_EQ(j["drift"].size(), 1u) << j["drift"].dump(1);
     EXPECT_EQ(j["drift"][0]["node"], "node-c");
+}
+
+// docs/examples/slurm/cudoctor-healthcheck.sh as slurm.conf's HealthCheckProgram, run by the real
+// slurmd every 2 s. A small wrapper (what a site's /etc/default/cudoctor-healthcheck would set)
+// points it at this cudoctor and at the machine image named in a file the test switches: a
+// healthy image leaves the node up, a broken one drains it with the finding's id as the reason,
+// a healthy one again resumes it; a node an administrator drained is left as it is.
+TEST(FleetSlurm, HealthCheckDrainsABrokenNodeWithTheFindingIds) {
+    if (slurm_missing()) GTEST_SKIP() << "Slurm is not installed (Debian: apt-get install slurm-wlm)";
+    if (::geteuid() != 0) GTEST_SKIP() << "a private slurmd must run as root (SlurmdUser=root); run the suite as root";
+    TempDir site;
+    const std::string roots = CUDOCTOR_ROOTS_DIR;
+    const auto image = site.write("image", roots + "/ubuntu2204-rtx4060ti");
+    const auto runs = site.path() / "runs";
+    // slurmd gives the program almost no environment: the wrapper sets what the cluster needs.
+    // Until the cluster is up (its slurm.conf copied next to the wrapper) the wrapper does nothing:
+    // scontrol without a configuration would wait for DNS and hold up slurmd's registration.
+    const std::string s = site.str();
+    std::string script = "#!/bin/sh\n";
+    script += "[ -f '" + s + "/slurm.conf' ] || exit 0\n";
+    script += "export SLURM_CONF='" + s + "/slurm.conf' CUDOCTOR='" + CUDOCTOR_BINARY + "'\n";
+    script += "CUDOCTOR_HEALTHCHECK_ROOT=$(cat '" + image.string() + "') && export CUDOCTOR_HEALTHCHECK_ROOT\n";
+    script += "'" + std::string(CUDOCTOR_SOURCE_DIR) + "/docs/examples/slurm/cudoctor-healthcheck.sh' 2>>'" + s + "/stderr'\n";
+    script += "echo \"$CUDOCTOR_HEALTHCHECK_ROOT\" >> '" + runs.string() + "'\n";
+    const auto wrapper = site.write("healthcheck.sh", script, true);
+    Cluster cluster("HealthCheckProgram=" + wrapper.string() + "\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n");
+    ASSERT_TRUE(cluster.up()) << cluster.logs();
+    fs::copy_file(cluster.tmp().path() / "slurm.conf", site.path() / "slurm.conf");
+
+    // Waits for two whole runs of the health check on `root` (the first may have started before
+    // the switch), then returns the node's state.
+    auto after_runs_on = [&](const std::string& root) {
+        std::ofstream(image) << root;
+        const std::size_t before = slurp(runs).size();
+        for (int i = 0; i < 120; ++i) {
+            const auto lines = slurp(runs).substr(before);
+            std::size_t n = 0;
+            for (std::size_t at = 0; (at = lines.find(root + "\n", at)) != std::string::npos; at += root.size()) ++n;
+            if (n >= 2) return cluster.state();
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+        return std::string("the health check did not run on ") + root;
+    };
+    auto scontrol = [&](const std::vector<std::string>& args) {
+        auto r = run_program(find_program("scontrol"), args, cluster.env(), std::chrono::seconds(10));
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    };
+
+    EXPECT_EQ(after_runs_on(roots + "/ubuntu2204-rtx4060ti"), "idle|none") << slurp(site.path() / "stderr") << cluster.logs();
+    EXPECT_EQ(after_runs_on(roots + "/driver-mismatch"), "drain|cudoctor: driver-library-mismatch")
+        << slurp(site.path() / "stderr") << cluster.logs();
+    EXPECT_EQ(after_runs_on(roots + "/ubuntu2204-rtx4060ti"), "idle|none") << slurp(site.path() / "stderr");
+
+    // An administrator's drain is theirs: a broken image does not rewrite it, a healthy one does
+    // not resume it.
+    scontrol({"update", "nodename=fleetnode", "state=drain", "reason=admin: memory test"});
+    EXPECT_EQ(after_runs_on(roots + "/driver-mismatch"), "drain|admin: memory test");
+    EXPECT_EQ(after_runs_on(roots + "/ubuntu2204-rtx4060ti"), "drain|admin: memory test");
+    scontrol({"update", "nodename=fleetnode", "state=resume"});
 }
 
 }  // namespace

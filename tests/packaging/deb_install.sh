@@ -1,6 +1,9 @@
 #!/bin/bash
 # Builds the .deb with CPack from the finished build tree (nothing is recompiled), installs it
 # with the real dpkg into a fresh root, runs the installed binary, and removes it again.
+# Also: lintian finds no error in it (warnings are printed), its systemd units pass
+# `systemd-analyze verify` as installed and are not enabled, and the service's command line writes
+# metrics that promtool accepts.
 # Usage: deb_install.sh CPACK BUILD_DIR ROOTS_DIR      (exit 77 = skipped: no dpkg here)
 set -euo pipefail
 cpack=$1 build=$2 roots=$3
@@ -19,10 +22,28 @@ deb=${debs[0]}
 echo "package: ${deb##*/} ($(stat -c %s "$deb") bytes)"
 
 # Control fields: dependencies come from dpkg-shlibdeps on the libraries really linked.
-fields=$(dpkg-deb -f "$deb" Package Section Depends Maintainer Description)
+fields=$(dpkg-deb -f "$deb" Package Section Depends Recommends Maintainer Description)
 echo "$fields"
 grep -qx 'Package: cudoctor' <<<"$fields" || fail "Package field"
 grep -qx 'Section: utils' <<<"$fields" || fail "Section field"
+grep -qx 'Recommends: pci.ids' <<<"$fields" || fail "Recommends field"
+grep -q '^Maintainer: cudoctor maintainers <[^@ ]*@[^@ ]*\.[^@ ]*>$' <<<"$fields" || fail "Maintainer field"
+# A long description of several lines (each continued with a space), none past 80 characters.
+desc=$(dpkg-deb -f "$deb" Description)
+(( $(wc -l <<<"$desc") >= 8 )) || fail "long description"
+grep -qx ' \.' <<<"$desc" || fail "long description has no paragraph break"
+! awk 'length > 80' <<<"$desc" | grep -q . || fail "a description line is longer than 80 characters"
+
+# lintian: no error. Its warnings and notes are printed for the record.
+if command -v lintian >/dev/null; then
+    set +e
+    lintian --no-tag-display-limit --display-info "$deb" >"$work/lintian.log" 2>&1
+    set -e
+    cat "$work/lintian.log"
+    ! grep -q '^E: ' "$work/lintian.log" || fail "lintian reports errors"
+else
+    echo "lintian not installed: not run"
+fi
 for lib in libc6 libstdc++6 libre2 libssl zlib1g; do
     grep -q "^Depends:.*$lib" <<<"$fields" || fail "Depends lacks $lib (dpkg-shlibdeps)"
 done
@@ -37,7 +58,10 @@ dpkg --root="$root" -s cudoctor | grep -qx 'Status: install ok installed' || fai
 
 for f in usr/bin/cudoctor usr/share/man/man1/cudoctor.1.gz usr/share/bash-completion/completions/cudoctor \
          usr/share/zsh/vendor-completions/_cudoctor usr/share/fish/vendor_completions.d/cudoctor.fish \
-         usr/share/doc/cudoctor/copyright usr/share/doc/cudoctor/README.md; do
+         usr/share/doc/cudoctor/copyright usr/share/doc/cudoctor/README.md usr/share/doc/cudoctor/changelog.gz \
+         usr/share/doc/cudoctor/fleet.md usr/share/doc/cudoctor/examples/slurm/cudoctor-healthcheck.sh \
+         usr/share/doc/cudoctor/examples/fleet/slurm.sh \
+         usr/lib/systemd/system/cudoctor-check.service usr/lib/systemd/system/cudoctor-check.timer; do
     [[ -s $root/$f ]] || fail "$f missing from the installed package"
     dpkg --root="$root" -L cudoctor | grep -qx "/$f" || fail "$f not listed by dpkg -L"
 done
@@ -56,6 +80,47 @@ set -e
 grep -q 'RTX 4060 Ti' <<<"$out" || { echo "$out"; fail "check output lacks the fixture's GPU"; }
 
 zcat "$root/usr/share/man/man1/cudoctor.1.gz" | grep -q '^\.SH EXIT STATUS' || fail "man page content"
+zcat "$root/usr/share/doc/cudoctor/changelog.gz" | head -1 | grep -q "^cudoctor ($(dpkg-deb -f "$deb" Version)) " ||
+    fail "changelog's first entry is not this version"
+grep -q '^License: Apache-2.0$' "$root/usr/share/doc/cudoctor/copyright" || fail "copyright names no Apache-2.0 license"
+
+# The systemd units as installed: systemd-analyze verify is silent on them (systemd's own units
+# copied in for the targets they name), and the timer is not enabled.
+unit_dir=$root/usr/lib/systemd/system
+if command -v systemd-analyze >/dev/null && [[ -d /usr/lib/systemd/system ]]; then
+    cp -an /usr/lib/systemd/system/. "$unit_dir/"
+    out=$(systemd-analyze verify --man=no --root="$root" "$unit_dir/cudoctor-check.timer" "$unit_dir/cudoctor-check.service" 2>&1) ||
+        { echo "$out"; fail "systemd-analyze verify"; }
+    [[ -z $out ]] || { echo "$out"; fail "systemd-analyze verify warns"; }
+    # The check can fail: a misspelt key is reported.
+    sed 's/^OnUnitActiveSec=/OnUnitActivSec=/' "$unit_dir/cudoctor-check.timer" >"$unit_dir/cudoctor-typo.timer"
+    out=$(systemd-analyze verify --man=no --root="$root" "$unit_dir/cudoctor-typo.timer" 2>&1) || true
+    grep -q "Unknown key 'OnUnitActivSec'" <<<"$out" || { echo "$out"; fail "systemd-analyze verify missed a misspelt key"; }
+    rm "$unit_dir/cudoctor-typo.timer"
+    state=$(systemctl --root="$root" is-enabled cudoctor-check.timer 2>&1) || true
+    [[ $state == disabled ]] || fail "cudoctor-check.timer is '$state', not disabled, after installation"
+else
+    echo "systemd-analyze not installed: units not verified"
+fi
+grep -qx 'OnUnitActiveSec=15min' "$unit_dir/cudoctor-check.timer" || fail "the timer does not run every 15 minutes"
+# The service's own command line, run with the installed binary on a fixture machine and its
+# output folder moved into the test's.
+exec_start=$(sed -n 's/^ExecStart=//p' "$unit_dir/cudoctor-check.service")
+[[ $exec_start == "/usr/bin/cudoctor check --format prometheus --output /var/lib/prometheus/node-exporter/cudoctor.prom" ]] ||
+    fail "ExecStart: $exec_start"
+mkdir -p "$work/node-exporter"
+read -r -a argv <<<"${exec_start//\/var\/lib\/prometheus\/node-exporter/$work/node-exporter}"
+argv[0]=$bin
+set +e
+"${argv[@]}" --root "$roots/driver-mismatch"
+rc=$?
+set -e
+[[ $rc == 1 ]] || fail "the service's command on a broken machine: exit $rc, not 1"
+grep -q '^cudoctor_finding{rule="driver-library-mismatch",severity="error",layer="driver"} 1$' "$work/node-exporter/cudoctor.prom" ||
+    fail "the service's command wrote no finding"
+if command -v promtool >/dev/null; then
+    promtool check metrics <"$work/node-exporter/cudoctor.prom" || fail "promtool check metrics"
+fi
 
 dpkg --root="$root" --log=/dev/null -r cudoctor >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -r"; }
 [[ ! -e $bin ]] || fail "dpkg -r left /usr/bin/cudoctor"
