@@ -76,9 +76,10 @@ TEST(LayersModel, InventoryOfTheCnnMarksTheCustomOperatorAndTheAutogradFunction)
     EXPECT_EQ(j["attention"][1]["reason"], "autograd.Function");
     EXPECT_EQ(j["attention"][1]["operator"], "user_model.StraightThroughClamp");
     // Every other operator is PyTorch's own.
-    for (const auto& op : j["operators"])
-        if (op["name"] != "cudoctor_test::scale_shift" && op["name"] != "user_model.StraightThroughClamp")
-            EXPECT_EQ(op["name"].get<std::string>().rfind("aten::", 0), 0u) << op.dump();
+    for (const auto& op : j["operators"]) {
+        if (op["name"] == "cudoctor_test::scale_shift" || op["name"] == "user_model.StraightThroughClamp") continue;
+        EXPECT_EQ(op["name"].get<std::string>().rfind("aten::", 0), 0u) << op.dump();
+    }
 }
 
 TEST(LayersModel, InventoryReadsTheNpzSidecarAndPrintsTextAndMarkdown) {
