@@ -210,7 +210,8 @@ class _OpTrace(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
-        name = func._schema.name
+        schema = getattr(func, "_schema", None)  # PyTorch 2's higher-order operators have none
+        name = schema.name if schema is not None else f"prim::{getattr(func, '__name__', func)}"
         self._recorder.op(name, op_kind(name), _devices(_tensors_in(out, _tensors_in(kwargs, _tensors_in(args, [])))))
         return out
 

@@ -153,7 +153,8 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     list("Only in REF", c.only_ref);
     list("Only in TEST", c.only_test);
     render_speed(c, out, painter);
-    for (const auto& p : c.trace_problems) out << "Layer trace not read: " << safe(p) << "\n";
+    for (std::size_t i = 0; i < c.trace_problems.size(); ++i)
+        out << (i ? "" : "\n") << "Layer trace not read: " << safe(c.trace_problems[i]) << "\n";
     // Which line each tensor was held to, and why where it was not its own type's: the notes
     // (a dtype difference, a bf16 run saved as F32) and the tolerances, each once with a count.
     std::vector<std::pair<std::string, std::size_t>> lines;
