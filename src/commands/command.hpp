@@ -42,6 +42,7 @@ Command add_modulefile_command(CLI::App& app);  // commands/modulefile.cpp
 Command add_uninstall_command(CLI::App& app);   // commands/uninstall.cpp
 Command add_plan_command(CLI::App& app);        // commands/plan.cpp
 Command add_compare_command(CLI::App& app);     // commands/compare.cpp
+Command add_inventory_command(CLI::App& app);   // commands/inventory.cpp
 Command add_opencv_command(CLI::App& app);      // commands/opencv.cpp
 Command add_watch_command(CLI::App& app);       // commands/watch.cpp
 Command add_fleet_command(CLI::App& app);       // commands/fleet.cpp

@@ -3,13 +3,13 @@
 // the first layer where it went wrong.
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "commands/command.hpp"
 #include "commands/errors.hpp"
+#include "commands/machine.hpp"
 #include "compare/compare.hpp"
 #include "compare/plot.hpp"
 #include "compare/report.hpp"
@@ -27,22 +27,16 @@ struct CompareCliOptions {
     std::optional<double> rtol, atol, rel;
     std::string sort = "order";
     bool check_dtype = false;
+    bool strict = false;
+    double slower = compare::kDefaultSlowerRatio;
     bool json = false;
     unsigned threads = 0;
     bool quiet = false;  ///< main's -q/--quiet: the one-line count only
     bool color = false;  ///< main's colour decision for standard output
 };
 
-/// A path from the command line, taken from the working folder when relative.
-std::string machine_path(const std::string& path) {
-    if (path.starts_with('/')) return path;
-    std::error_code ec;
-    const auto abs = std::filesystem::absolute(path, ec);
-    return ec ? path : abs.lexically_normal().string();
-}
-
 Expected<std::string> read_text(const host::Host& host, const std::string& path, const char* what) {
-    auto text = host.read_file(machine_path(path), 16u << 20);
+    auto text = host.read_file(command_line_path(path), 16u << 20);
     if (!text) return fail(text.error().code, std::string(what) + " " + path + ": " + text.error().message);
     return text;
 }
@@ -56,6 +50,8 @@ ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostre
     options.sort_by_name = o.sort == "name";
     options.check_dtype = o.check_dtype;
     options.threads = o.threads;
+    options.strict = o.strict;
+    options.slower_ratio = o.slower;
     options.overrides = {o.rtol, o.atol, o.rel, false};
     for (const auto& m : o.maps)
         if (auto ok = options.map.add(m); !ok) return usage_error(o, ok.error());
@@ -73,9 +69,9 @@ ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostre
         options.layer_rules = std::move(*rules);
     }
 
-    auto ref = compare::Dump::open(host, machine_path(o.ref));
+    auto ref = compare::Dump::open(host, command_line_path(o.ref));
     if (!ref) return usage_error(o, ref.error());
-    auto test = compare::Dump::open(host, machine_path(o.test));
+    auto test = compare::Dump::open(host, command_line_path(o.test));
     if (!test) return usage_error(o, test.error());
 
     auto result = compare::compare_dumps(*ref, *test, options);
@@ -92,11 +88,14 @@ ExitStatus run_compare(const CompareCliOptions& o, std::ostream& out, std::ostre
     else if (o.quiet) {
         out << result.results.size() << " tensors compared: " << result.count(compare::Status::fail) << " fail";
         if (result.first_failure) out << "; first failure: " << result.results[*result.first_failure].name;
+        if (result.strict && (!result.only_ref.empty() || !result.only_test.empty()))
+            out << "; --strict: " << result.only_ref.size() + result.only_test.size() << " in only one dump";
+        if (result.speed.available) out << "; " << result.speed.slower_count() << " layers slower";
         out << "\n";
     } else {
         compare::render_text(result, out, o.color);
     }
-    return result.count(compare::Status::fail) ? ExitStatus::problems : ExitStatus::healthy;
+    return result.failed() ? ExitStatus::problems : ExitStatus::healthy;
 }
 
 }  // namespace
@@ -128,7 +127,13 @@ Command add_compare_command(CLI::App& app) {
     cmd->add_option("--sort", o->sort, "row order: order (as in REF's dump: execution order) or name")->check(CLI::IsMember({"order", "name"}));
     cmd->add_flag("--check-dtype", o->check_dtype, "a dtype difference fails the tensor (by default it is compared at the looser tolerance)");
     cmd->add_option("--threads", o->threads, "threads for large tensors (default: one per CPU)");
-    cmd->add_option("--plot", o->plot, "write an SVG chart of each layer's relative error (log scale) with the tolerance line");
+    cmd->add_flag("--strict", o->strict, "a tensor that exists in only one dump fails the comparison (exit 1)");
+    cmd->add_option("--slower", o->slower,
+                    "name the layers whose TEST time is over this multiple of their REF time (default 1.5; needs both dumps' timings)")
+        ->check(CLI::Range(1.0, 1e9));
+    cmd->add_option("--plot", o->plot,
+                    "write an SVG chart of each layer's relative error (log scale) with the tolerance line, and of each layer's time "
+                    "ratio TEST/REF when both dumps carry timings");
     cmd->add_flag("--json", o->json, "print JSON");
     return {cmd, [o](const Output& output) {
                 o->quiet = output.quiet;

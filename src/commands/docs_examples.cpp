@@ -13,7 +13,7 @@ struct Examples {
     std::string_view text;  ///< lines "  cudoctor …  # what it does"
 };
 
-constexpr std::array<Examples, 17> k_examples = {{
+constexpr std::array<Examples, 18> k_examples = {{
     {"check",
      "  cudoctor check                          # this machine: what is installed, what is wrong\n"
      "  cudoctor check --markdown               # ready to paste into a GitHub issue\n"
@@ -58,6 +58,9 @@ constexpr std::array<Examples, 17> k_examples = {{
     {"compare",
      "  cudoctor compare ref.safetensors test.safetensors   # layer by layer, first failing layer\n"
      "  cudoctor compare ref.npz test.npz --json"},
+    {"inventory",
+     "  cudoctor inventory ref.safetensors      # operators, their layers, what needs attention\n"
+     "  cudoctor inventory ref.safetensors --markdown"},
     {"opencv",
      "  cudoctor opencv cmake                   # the CMake command for OpenCV with CUDA on this machine\n"
      "  cudoctor opencv log cmake.log           # why a configure found no CUDA or cuDNN\n"

@@ -39,6 +39,13 @@ Expected<void> check_overrides() {
 
 }  // namespace
 
+std::string command_line_path(const std::string& path) {
+    if (path.starts_with('/')) return path;
+    std::error_code ec;
+    const auto abs = std::filesystem::absolute(path, ec);
+    return ec ? path : abs.lexically_normal().string();
+}
+
 Expected<std::string> python_path(const host::Host& host, const std::string& given) {
     std::string path = given;
     if (!given.starts_with('/')) {

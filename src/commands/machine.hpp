@@ -44,6 +44,10 @@ struct MachineOptionRefs {
 /// Registers the offered shared options on `cmd`, bound to `options`.
 MachineOptionRefs add_machine_options(CLI::App* cmd, MachineOptions& options, MachineOffer offer = {});
 
+/// A file named on the command line, as a machine path: taken from the working folder when
+/// relative (lexically normalised), unchanged when absolute or when the working folder is gone.
+std::string command_line_path(const std::string& path);
+
 /// How much of the machine to probe into Machine::snap.
 enum class Probe {
     none,             ///< nothing (the command probes later with take_snapshot, or never)

@@ -20,6 +20,8 @@ std::size_t Comparison::count(Status s) const {
     return static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [s](const auto& r) { return r.status == s; }));
 }
 
+bool Comparison::failed() const { return count(Status::fail) > 0 || (strict && (!only_ref.empty() || !only_test.empty())); }
+
 namespace {
 
 std::uint64_t numel_of(const std::vector<std::uint64_t>& shape) {
@@ -66,6 +68,10 @@ Comparison compare_dumps(const Dump& ref, const Dump& test, const CompareOptions
     const auto pairing = pair_tensors(ref.tensors(), test.tensors(), options.map, options.sort_by_name);
     c.only_ref = pairing.only_ref;
     c.only_test = pairing.only_test;
+    c.strict = options.strict;
+    c.speed = measure_speed(ref.trace(), test.trace(), options.map, options.slower_ratio);
+    for (const Dump* d : {&ref, &test})
+        if (!d->trace_problem().empty()) c.trace_problems.push_back(d->trace_problem());
     for (const auto& p : pairing.pairs) {
         const auto& a = test.tensors()[p.test];
         const auto& b = ref.tensors()[p.ref];

@@ -8,6 +8,7 @@
 #include "compare/dump.hpp"
 #include "compare/matching.hpp"
 #include "compare/metrics.hpp"
+#include "compare/speed.hpp"
 #include "compare/tolerance.hpp"
 
 namespace cudoctor::compare {
@@ -37,6 +38,10 @@ struct CompareOptions {
     bool sort_by_name = false;
     bool check_dtype = false;  ///< a dtype difference fails the tensor (by default it is a note)
     unsigned threads = 0;      ///< 0: one per CPU
+    /// A layer whose TEST time exceeds this multiple of its REF time is named (when both dumps
+    /// carry timings).
+    double slower_ratio = kDefaultSlowerRatio;
+    bool strict = false;  ///< a tensor in only one dump fails the comparison
 };
 
 struct Comparison {
@@ -44,8 +49,13 @@ struct Comparison {
     std::vector<TensorResult> results;  ///< execution order (REF's), or by name
     std::vector<std::string> only_ref, only_test;
     std::optional<std::size_t> first_failure;  ///< index into results
+    Speed speed;                               ///< times and devices, from the dumps' layer traces
+    std::vector<std::string> trace_problems;   ///< layer traces present but unreadable
+    bool strict = false;
 
     std::size_t count(Status s) const;
+    /// A tensor failed, or (strict) a tensor exists in only one dump.
+    bool failed() const;
 };
 
 /// Pairs and measures every tensor. Never fails: shape and dtype differences, NaN and

@@ -85,6 +85,20 @@ Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::ui
         auto file = formats::parse_safetensors(bytes);
         if (!file) return in_file(path, file.error());
         dump.m_tensors = std::move(file->tensors);
+        if (auto trace = formats::layer_trace_in_metadata(file->metadata)) {
+            if (*trace) dump.m_trace = std::move(**trace);
+            else dump.m_trace_problem = std::string(path) + ": " + trace->error().message;
+        }
+    }
+    if (dump.m_format != "safetensors") {
+        // An .npz or .npy has no metadata place: the trace is a file beside it.
+        const std::string sidecar = std::string(path) + std::string(formats::kLayerTraceSidecar);
+        if (host.is_file(sidecar)) {
+            auto text = host.read_file(sidecar, formats::kSafetensorsMaxHeader);
+            auto trace = text ? formats::parse_layer_trace(*text) : Expected<formats::LayerTrace>(Unexpected<Error>(text.error()));
+            if (trace) dump.m_trace = std::move(*trace);
+            else dump.m_trace_problem = sidecar + ": " + trace.error().message;
+        }
     }
     dump.m_files.push_back(std::move(*mapped));
 

@@ -4,11 +4,13 @@
 // mappings (members np.savez_compressed deflated are inflated once, into memory this Dump owns).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/error.hpp"
+#include "formats/layer_trace.hpp"
 #include "formats/tensor_view.hpp"
 #include "host/host.hpp"
 #include "host/mapped_file.hpp"
@@ -33,11 +35,19 @@ class Dump {
     const std::string& format() const { return m_format; }
     /// In the order the dump holds them (the order they were written, for a folder by name).
     const std::vector<formats::TensorView>& tensors() const { return m_tensors; }
+    /// The layer trace tools/record_layers.py stored with the tensors (safetensors: in the
+    /// header's __metadata__; .npz and .npy: the sidecar PATH.layers.json), or nullptr.
+    const formats::LayerTrace* trace() const { return m_trace ? &*m_trace : nullptr; }
+    /// Why a trace that is there could not be read ("ref.npz.layers.json: not valid JSON: …"),
+    /// "" when there is none or it was read. An unreadable trace does not stop the comparison.
+    const std::string& trace_problem() const { return m_trace_problem; }
 
   private:
     std::string m_path;
     std::string m_format;
     std::vector<formats::TensorView> m_tensors;
+    std::optional<formats::LayerTrace> m_trace;
+    std::string m_trace_problem;
     std::vector<host::MappedFile> m_files;
     std::vector<std::unique_ptr<std::string>> m_inflated;  // stable addresses: the views point in
 };

@@ -12,11 +12,59 @@ namespace cudoctor::compare {
 namespace {
 
 constexpr double kWidth = 960, kHeight = 440, kLeft = 70, kRight = 20, kTop = 40, kBottom = 60;
+constexpr double kSpeedHeight = 360;  // the time-ratio panel below, when both dumps carry timings
 
 }  // namespace
 
 // Not clang-formatted: each SVG element is one fmt::format with its "\n" on the same line.
 // clang-format off
+namespace {
+
+/// TEST time / REF time per layer on a log2 scale from `top` down: 1× as a grey line, the
+/// threshold dashed, slower layers red; each point's <title> names the layer and both times.
+std::string speed_panel(const Speed& sp, double top) {
+    double lo = 0, hi = 0;  // log2 of the ratios shown, with the threshold and 1× always in view
+    for (const auto& l : sp.layers) {
+        const double r = l.ratio();
+        if (!(r > 0) || !std::isfinite(r)) continue;
+        lo = std::min(lo, std::log2(r));
+        hi = std::max(hi, std::log2(r));
+    }
+    hi = std::max(hi, std::log2(sp.threshold));
+    const int emin = std::max(static_cast<int>(std::floor(lo)) - 1, -20), emax = std::min(std::max(static_cast<int>(std::ceil(hi)) + 1, emin + 2), 40);
+    const double y0 = top + kTop, pw = kWidth - kLeft - kRight, ph = kSpeedHeight - kTop - kBottom;
+    const std::size_t n = sp.layers.size();
+    const auto x_of = [&](std::size_t i) { return kLeft + (n <= 1 ? pw / 2 : pw * static_cast<double>(i) / static_cast<double>(n - 1)); };
+    const auto y_of = [&](double r) {
+        const double l = std::clamp(std::log2(r), static_cast<double>(emin), static_cast<double>(emax));
+        return y0 + ph * (emax - l) / (emax - emin);
+    };
+    std::string s = fmt::format(R"svg(<text x="{}" y="{}" font-size="15">Time per layer, TEST / REF (median per call; {} of {} layers slower than {:.2f}×)</text>)svg" "\n",
+                                kLeft, top + 22, sp.slower_count(), n, sp.threshold);
+    const int step = std::max(1, (emax - emin) / 10);
+    for (int e = emin; e <= emax; e += step) {
+        const double y = y_of(std::exp2(e));
+        s += fmt::format(R"svg(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="{}"/><text x="{}" y="{:.1f}" text-anchor="end" dominant-baseline="middle">{}×</text>)svg" "\n",
+                         kLeft, y, kWidth - kRight, y, e == 0 ? "#999" : "#ddd", kLeft - 6, y, fmt::format("{:g}", std::exp2(e)));
+    }
+    s += fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#444"/>)svg" "\n", kLeft, y0, pw, ph);
+    const double yt = y_of(sp.threshold);
+    s += fmt::format(R"svg(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#d08000" stroke-width="1.5" stroke-dasharray="6 4"><title>threshold {:.2f}×</title></line>)svg" "\n",
+                     kLeft, yt, kWidth - kRight, yt, sp.threshold);
+    s += fmt::format(R"svg(<text x="{}" y="{}" text-anchor="middle">layer (REF's order), {} layers timed on both sides</text>)svg" "\n", kLeft + pw / 2, top + kSpeedHeight - 14, n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& l = sp.layers[i];
+        const double r = l.ratio();
+        const std::string title = report::outside_text(fmt::format("{}: REF {:.4g} ms, TEST {:.4g} ms, {}", l.name, l.ref_ms, l.test_ms,
+                                                                   std::isfinite(r) ? fmt::format("{:.2f}×", r) : std::string("inf")), report::Medium::svg);
+        s += fmt::format(R"svg(<circle cx="{:.1f}" cy="{:.1f}" r="3.5" fill="{}"><title>{}</title></circle>)svg" "\n", x_of(i),
+                         r > 0 && std::isfinite(r) ? y_of(r) : r == 0 ? y0 + ph : y0, l.slower ? "#c00" : "#080", title);
+    }
+    return s;
+}
+
+}  // namespace
+
 std::string render_svg(const Comparison& c) {
     // The decades shown: every finite non-zero error and every limit, one decade of room around.
     double lo = 0, hi = 0;
@@ -45,9 +93,10 @@ std::string render_svg(const Comparison& c) {
         return kTop + ph * (dmax - l) / (dmax - dmin);
     };
 
+    const double height = kHeight + (c.speed.available ? kSpeedHeight : 0);
     std::string s = fmt::format(R"svg(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="12">)svg" "\n",
-                                kWidth, kHeight);
-    s += fmt::format(R"svg(<rect width="{}" height="{}" fill="white"/>)svg" "\n", kWidth, kHeight);
+                                kWidth, height);
+    s += fmt::format(R"svg(<rect width="{}" height="{}" fill="white"/>)svg" "\n", kWidth, height);
     s += fmt::format(R"svg(<text x="{}" y="22" font-size="15">Relative error ‖TEST − REF‖ / ‖REF‖ per layer</text>)svg" "\n", kLeft);
     for (int d = dmin; d <= dmax; ++d) {
         const double y = y_of(std::pow(10.0, d));
@@ -105,6 +154,7 @@ std::string render_svg(const Comparison& c) {
             s += fmt::format(R"svg(<path d="M{0:.1f},{1:.1f} l6,6 m-6,0 l6,-6" transform="translate(-3,-3)" stroke="{2}" stroke-width="2"><title>{3}</title></path>)svg" "\n", x, y, color, title);
         }
     }
+    if (c.speed.available) s += speed_panel(c.speed, kHeight);
     s += "</svg>\n";
     return s;
 }

@@ -12,7 +12,8 @@ namespace cudoctor::compare {
 /// marked with a vertical line and its name; each point's <title> names the layer and its
 /// numbers (a tooltip in browsers). Exact layers (error 0) sit on the bottom edge as hollow
 /// points; infinite or NaN errors on the top edge as crosses. Never fails; an empty
-/// comparison gives an empty chart.
+/// comparison gives an empty chart. When both dumps carry timings, a second panel below: each
+/// layer's time ratio TEST/REF (log scale), the threshold dashed, slower layers red.
 std::string render_svg(const Comparison& c);
 
 }  // namespace cudoctor::compare

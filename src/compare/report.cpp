@@ -50,6 +50,60 @@ nlohmann::json element_json(const ElementAt& e, const std::vector<std::uint64_t>
     return {{"index", unravel(e.index, shape)}, {"flat_index", e.index}, {"test", number(e.test)}, {"ref", number(e.ref)}};
 }
 
+/// "torch.nn.modules.linear.Linear" → "Linear": the class is what a reader knows.
+std::string short_type(std::string_view type) {
+    const auto dot = type.rfind('.');
+    return std::string(dot == std::string_view::npos ? type : type.substr(dot + 1));
+}
+
+std::string ms_text(double ms) { return fmt::format("{:.4g}", ms); }
+
+std::string ratio_text(double r) { return std::isfinite(r) ? fmt::format("{:.2f}×", r) : std::string("inf"); }
+
+void render_speed(const Comparison& c, std::ostream& out, const report::Painter& painter) {
+    const Speed& sp = c.speed;
+    if (!sp.traced) return;  // dumps of other tools: nothing to say about speed
+    if (!sp.available) {
+        out << "\nSpeed: no per-layer times (" << sp.missing << "; tools/record_layers.py records them)\n";
+    } else {
+        out << "\nSpeed: median time per call, a layer's children included (REF " << sp.ref_clock << ", " << sp.ref_repeat << " runs; TEST "
+            << sp.test_clock << ", " << sp.test_repeat << " runs)\n";
+        std::size_t name_w = 5, type_w = 4;
+        for (const auto& l : sp.layers) {
+            name_w = std::max(name_w, std::min<std::size_t>(fit(safe(l.name), 48).size(), 48));
+            type_w = std::max(type_w, std::min<std::size_t>(safe(short_type(l.type)).size(), 28));
+        }
+        const std::size_t num_w = std::to_string(sp.layers.size()).size() + 1;
+        out << fmt::format("{:>{}}  {:<{}}  {:<{}}  {:>10}  {:>10}  {:>9}\n", "#", num_w, "layer", name_w, "type", type_w, "REF ms",
+                           "TEST ms", "TEST/REF");
+        for (std::size_t i = 0; i < sp.layers.size(); ++i) {
+            const auto& l = sp.layers[i];
+            std::string row =
+                fmt::format("{:>{}}  {:<{}}  {:<{}}  {:>10}  {:>10}  {:>9}", i + 1, num_w, fit(safe(l.name), 48), name_w,
+                            fit(safe(short_type(l.type)), 28), type_w, ms_text(l.ref_ms), ms_text(l.test_ms), ratio_text(l.ratio()));
+            if (l.slower) row += "  " + painter.paint(report::Ink::red, "<- slower");
+            out << row << "\n";
+        }
+        if (sp.total)
+            out << "\nTotal (the whole forward pass): REF " << ms_text(sp.total->ref_ms) << " ms, TEST " << ms_text(sp.total->test_ms)
+                << " ms, " << ratio_text(sp.total->ratio()) << "\n";
+        const std::size_t slower = sp.slower_count();
+        out << (sp.total ? "" : "\n") << "Slower than " << ratio_text(sp.threshold) << ": ";
+        if (!slower) out << "none";
+        else {
+            out << slower << (slower == 1 ? " layer:" : " layers:");
+            std::size_t shown = 0;
+            for (const auto& l : sp.layers)
+                if (l.slower && shown++ < 20) out << " " << safe(l.name) << " (" << ratio_text(l.ratio()) << ")";
+            if (slower > 20) out << " … (" << slower - 20 << " more)";
+        }
+        out << "\n";
+    }
+    for (const auto& o : sp.off_device)
+        out << painter.paint(report::Ink::yellow, "Another device:") << " " << o.side << " " << safe(o.layer) << " ran on "
+            << safe(o.devices) << " (the rest of " << o.side << " on " << safe(o.usual) << ")\n";
+}
+
 }  // namespace
 
 void render_text(const Comparison& c, std::ostream& out, bool color) {
@@ -98,6 +152,9 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     };
     list("Only in REF", c.only_ref);
     list("Only in TEST", c.only_test);
+    render_speed(c, out, painter);
+    for (std::size_t i = 0; i < c.trace_problems.size(); ++i)
+        out << (i ? "" : "\n") << "Layer trace not read: " << safe(c.trace_problems[i]) << "\n";
     // Which line each tensor was held to, and why where it was not its own type's: the notes
     // (a dtype difference, a bf16 run saved as F32) and the tolerances, each once with a count.
     std::vector<std::pair<std::string, std::size_t>> lines;
@@ -119,8 +176,40 @@ void render_text(const Comparison& c, std::ostream& out, bool color) {
     out << "\n" << c.results.size() << " tensors compared: " << c.count(Status::pass) << " pass, " << c.count(Status::fail) << " fail";
     if (const auto skipped = c.count(Status::skipped)) out << ", " << skipped << " skipped";
     if (c.first_failure) out << "; first failure: #" << *c.first_failure + 1 << " " << safe(c.results[*c.first_failure].name);
+    if (c.strict && (!c.only_ref.empty() || !c.only_test.empty()))
+        out << "; --strict: " << c.only_ref.size() + c.only_test.size() << " in only one dump";
+    if (c.speed.available) out << "; " << c.speed.slower_count() << " layers slower than " << ratio_text(c.speed.threshold);
     out << "\n";
 }
+
+namespace {
+
+nlohmann::json speed_json(const Speed& sp) {
+    const auto layer = [](const LayerSpeed& l) {
+        return nlohmann::json{{"name", l.name},       {"test_name", l.test_name},   {"type", l.type},    {"ref_ms", l.ref_ms},
+                              {"test_ms", l.test_ms}, {"ratio", number(l.ratio())}, {"slower", l.slower}};
+    };
+    nlohmann::json off = nlohmann::json::array();
+    for (const auto& o : sp.off_device) off.push_back({{"side", o.side}, {"layer", o.layer}, {"devices", o.devices}, {"usual", o.usual}});
+    nlohmann::json j = {{"available", sp.available}, {"threshold", sp.threshold}, {"off_device", std::move(off)}};
+    if (!sp.available) {
+        j["missing"] = sp.missing;
+        return j;
+    }
+    nlohmann::json layers = nlohmann::json::array(), slower = nlohmann::json::array();
+    for (const auto& l : sp.layers) {
+        layers.push_back(layer(l));
+        if (l.slower) slower.push_back(l.name);
+    }
+    j["ref"] = {{"clock", sp.ref_clock}, {"repeat", sp.ref_repeat}};
+    j["test"] = {{"clock", sp.test_clock}, {"repeat", sp.test_repeat}};
+    j["layers"] = std::move(layers);
+    j["slower"] = std::move(slower);
+    j["total"] = sp.total ? layer(*sp.total) : nlohmann::json(nullptr);
+    return j;
+}
+
+}  // namespace
 
 nlohmann::json to_json(const Comparison& c) {
     nlohmann::json tensors = nlohmann::json::array();
@@ -160,11 +249,15 @@ nlohmann::json to_json(const Comparison& c) {
         {"only_in_ref", c.only_ref},
         {"only_in_test", c.only_test},
         {"first_failure", c.first_failure ? nlohmann::json(c.results[*c.first_failure].name) : nlohmann::json(nullptr)},
+        {"speed", speed_json(c.speed)},
+        {"layer_trace_problems", c.trace_problems},
         {"summary",
          {{"compared", c.results.size()},
           {"pass", c.count(Status::pass)},
           {"fail", c.count(Status::fail)},
-          {"skipped", c.count(Status::skipped)}}},
+          {"skipped", c.count(Status::skipped)},
+          {"strict", c.strict},
+          {"failed", c.failed()}}},
     };
 }
 

@@ -36,6 +36,7 @@ const std::vector<Failing>& failing_runs() {
         {"opencv log", {"opencv", "log", "/nonexistent/CMakeCache.log"}},
         {"watch", {"watch", "report", "/nonexistent/run"}},
         {"fleet", {"fleet", "/nonexistent/snapshots"}},
+        {"inventory", {"inventory", "/nonexistent/ref.safetensors"}},
         {"plan", {"plan", "--gpu", "RTX 9999", "--framework", "torch==2.4"}},
     };
     return runs;

@@ -79,6 +79,8 @@ TEST(QuietAll, EveryCommandPrintsOneLineAndKeepsItsExitStatus) {
     }
     const auto rules = nlohmann::json::parse(run_cudoctor({"rules", "--json"}).out);
     ASSERT_FALSE(rules.empty());
+    const auto trace = tmp.write("trace.json", R"({"schema": 1, "device": "cpu", "layers": [{"name": "output", "devices": ["cpu"],
+        "ops": [{"op": "aten::relu", "kind": "aten", "count": 1, "devices": ["cpu"]}]}]})");
     const std::string opencv_log = std::string(CUDOCTOR_SOURCE_DIR) + "/tests/fixtures/opencv/cuda12_arch86_dnn_24137.log";
 
     const std::vector<Case> cases = {
@@ -106,6 +108,7 @@ TEST(QuietAll, EveryCommandPrintsOneLineAndKeepsItsExitStatus) {
         {"opencv log", {"opencv", "log", opencv_log, "--gpu", "9.0"}},
         {"opencv check", {"opencv", "check", "--python", no_cv2.string(), "--gpu", "8.9"}},
         {"fleet", {"fleet", (tmp.path() / "fleet").string()}},
+        {"inventory", {"inventory", trace.string()}},
     };
     // `watch` samples the machine for minutes and has its own owner (issue #20 leaves it out).
     const std::set<std::string> not_here = {"watch"};
