@@ -129,8 +129,9 @@ Expected<std::vector<std::string>> host_stub_kernels(std::string_view file) {
     // The registration passes each device name as a string constant: extern "C" kernels are
     // known by their plain name there.
     std::set<std::string_view> strings;
-    if (const auto* rodata = find_section(*elf, ".rodata")) {
-        if (auto bytes = section_bytes(file, *rodata)) {
+    for (const auto& rodata : elf->sections) {
+        if (rodata.name != ".rodata" && !rodata.name.starts_with(".rodata.")) continue;  // .rodata.str1.1 in some objects
+        if (auto bytes = section_bytes(file, rodata)) {
             std::size_t begin = 0;
             for (std::size_t i = 0; i < bytes->size(); ++i) {
                 if ((*bytes)[i] != '\0') continue;

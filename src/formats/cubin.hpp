@@ -37,7 +37,7 @@ Expected<std::vector<std::string>> ptx_entries(std::string_view ptx);
 /// (.symtab, kept unless the file is stripped): the device names, in symbol order, each once.
 /// A kernel declared extern "C" has a C++-mangled stub ("_Z7add_onePfi") but a plain device
 /// name; it is given plain ("add_one") when that name, and not the mangled one, is a string of
-/// the file's .rodata (where the registration keeps the device names). An ELF without .symtab
+/// the file's .rodata sections (where the registration keeps the device names). An ELF without .symtab
 /// has no stubs (empty). Errors: parse_elf()'s, and the "corrupt cubin: …"-style symbol-table
 /// errors of cubin_kernels() worded "corrupt ELF: …".
 Expected<std::vector<std::string>> host_stub_kernels(std::string_view file);
