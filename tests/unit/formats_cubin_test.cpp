@@ -32,8 +32,12 @@ std::uint32_t seed_size(std::string_view name) {
     return n;
 }
 
-const Names kCubinOrder = {"_ZN3ops12scale_kernelIiLi3EEEvPT_S1_i", "_ZN3ops12scale_kernelIdLi2EEEvPT_S1_i",
-                           "_ZN3ops12scale_kernelIfLi1EEEvPT_S1_i", "_Z10reduce_sumPKfPfi", "add_one"};
+const Names kCubinOrder = {"_Z9fill_zeroPfi",
+                           "_ZN3ops12scale_kernelIiLi3EEEvPT_S1_i",
+                           "_ZN3ops12scale_kernelIdLi2EEEvPT_S1_i",
+                           "_ZN3ops12scale_kernelIfLi1EEEvPT_S1_i",
+                           "_Z10reduce_sumPKfPfi",
+                           "add_one"};
 
 FatbinEntry compressed(FatbinCompression c, std::uint64_t size) {
     FatbinEntry e;
@@ -55,14 +59,24 @@ std::size_t shdr(const std::string& elf, std::uint16_t index, std::size_t field)
 
 TEST(FormatsCubin, EntryKernelsOfRealCubins) {
     EXPECT_EQ(cubin_kernels(seed("sm80_cubin")).value(), kCubinOrder);
-    // -rdc keeps ops::twice as a function with its own .nv.info: still no kernel.
-    EXPECT_EQ(cubin_kernels(seed("sm80_rdc_cubin")).value(), kCubinOrder);
+    // -rdc keeps ops::twice as a function with its own .nv.info: still no kernel. The static
+    // kernel gets a module-unique name there.
+    auto rdc = cubin_kernels(seed("sm80_rdc_cubin")).value();
+    ASSERT_EQ(rdc.size(), 6u);
+    EXPECT_TRUE(rdc[0].starts_with("__nv_static_") && rdc[0].ends_with("__Z9fill_zeroPfi")) << rdc[0];
+    EXPECT_EQ(Names(rdc.begin() + 1, rdc.end()), Names(kCubinOrder.begin() + 1, kCubinOrder.end()));
 }
 
 TEST(FormatsCubin, PtxEntries) {
-    const Names ptx_order = {"add_one", "_Z10reduce_sumPKfPfi", "_ZN3ops12scale_kernelIfLi1EEEvPT_S1_i",
-                             "_ZN3ops12scale_kernelIdLi2EEEvPT_S1_i", "_ZN3ops12scale_kernelIiLi3EEEvPT_S1_i"};
+    const Names ptx_order = {"add_one",
+                             "_Z10reduce_sumPKfPfi",
+                             "_Z9fill_zeroPfi",
+                             "_ZN3ops12scale_kernelIfLi1EEEvPT_S1_i",
+                             "_ZN3ops12scale_kernelIdLi2EEEvPT_S1_i",
+                             "_ZN3ops12scale_kernelIiLi3EEEvPT_S1_i"};
     EXPECT_EQ(ptx_entries(seed("compute80_ptx")).value(), ptx_order);
+    // A block comment sends the text through the every-character walk: the same answer.
+    EXPECT_EQ(ptx_entries("/* .entry no( */\n" + seed("compute80_ptx")).value(), ptx_order);
     EXPECT_EQ(ptx_entries(".version 8.0\n// .entry fake(\n/* .entry fake2 */ .file 1 \".entry x.cu\"\n.visible .entry k$1 (\n"
                           ".weak .entry\tk2(\n.entry k$1(\n")
                   .value(),
@@ -89,7 +103,7 @@ TEST(FormatsCubin, DecompressesLz4AndZstdEntriesExactly) {
     EXPECT_EQ(cubin_kernels(out).value(), kCubinOrder);
     const auto ptx = compressed(FatbinCompression::zstd, seed_size("compute80_zstd_ptx"));
     ASSERT_TRUE(decompress_entry(seed("compute80_zstd_ptx"), ptx, out));
-    EXPECT_EQ(ptx_entries(out).value().size(), 5u);
+    EXPECT_EQ(ptx_entries(out).value().size(), 6u);
 }
 
 TEST(FormatsCubin, HostileCompressedEntries) {
