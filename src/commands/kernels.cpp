@@ -24,6 +24,7 @@ struct KernelsOptions {
     bool markdown = false;
     bool fast = false;
     bool totals = false;
+    bool quiet = false;  ///< main's -q/--quiet: the verdict in one line
 };
 
 std::vector<std::string> site_dirs(const host::Host& host, const kb::Kb& kb) {
@@ -63,7 +64,9 @@ ExitStatus run_kernels(const KernelsOptions& options, std::ostream& out, std::os
             err << "cudoctor kernels: " << report::outside_text(e.message, report::Medium::terminal) << "\n";
     if (options.json) out << report::json_text(gpucode::kernels_to_json(report)) << "\n";
     else if (options.markdown) gpucode::render_kernels_markdown(report, options.totals, out);
-    else gpucode::render_kernels_text(report, options.totals, out);
+    else if (options.quiet) {
+        if (const auto line = gpucode::kernels_verdict_line(report); !line.empty()) out << line << "\n";
+    } else gpucode::render_kernels_text(report, options.totals, out);
 
     if (!report.errors.empty()) return ExitStatus::usage;
     return report.any_problem() ? ExitStatus::problems : ExitStatus::healthy;
@@ -83,7 +86,10 @@ Command add_kernels_command(CLI::App& app) {
     cmd->add_flag("--json", options->json, "print JSON");
     cmd->add_flag("--markdown", options->markdown, "print Markdown tables")->excludes("--json");
     add_machine_options(cmd, options->machine);
-    return {cmd, [options](const Output& o) { return run_kernels(*options, o.out, o.err); }};
+    return {cmd, [options](const Output& o) {
+                options->quiet = o.quiet;
+                return run_kernels(*options, o.out, o.err);
+            }};
 }
 
 }  // namespace cudoctor::commands

@@ -75,5 +75,9 @@ void collect_kernels(const host::Host& host, const std::vector<Candidate>& files
 void render_kernels_text(const KernelsReport& report, bool totals_only, std::ostream& out);
 void render_kernels_markdown(const KernelsReport& report, bool totals_only, std::ostream& out);
 nlohmann::json kernels_to_json(const KernelsReport& report);
+/// The verdict in one line (-q): "18 kernels in 3 files with GPU code, 1 without"; with problems
+/// "…; problems in 1 file: /path/libfoo.so"; "no GPU code in 4 ELF files"; "" when nothing could
+/// be read (the errors say why).
+std::string kernels_verdict_line(const KernelsReport& report);
 
 }  // namespace cudoctor::gpucode

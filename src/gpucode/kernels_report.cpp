@@ -115,6 +115,24 @@ void render_kernels_markdown(const KernelsReport& report, bool totals_only, std:
     if (!report.without_gpu_code.empty() || !report.errors.empty()) out << "\n";
 }
 
+std::string kernels_verdict_line(const KernelsReport& report) {
+    const auto plural = [](std::size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); };
+    if (report.files.empty())
+        return report.without_gpu_code.empty() ? std::string() : "no GPU code in " + plural(report.without_gpu_code.size(), "ELF file");
+    std::size_t kernels = 0, with_problems = 0;
+    const FileKernels* first_problem = nullptr;
+    for (const auto& f : report.files) {
+        kernels += f.kernels.size();
+        if (f.problems.empty()) continue;
+        ++with_problems;
+        if (!first_problem) first_problem = &f;
+    }
+    std::string line = plural(kernels, "kernel") + " in " + plural(report.files.size(), "file") + " with GPU code";
+    if (!report.without_gpu_code.empty()) line += fmt::format(", {} without", report.without_gpu_code.size());
+    if (first_problem) line += "; problems in " + plural(with_problems, "file") + ": " + first_problem->path;
+    return cudoctor::report::outside_text(line, cudoctor::report::Medium::terminal);
+}
+
 nlohmann::json kernels_to_json(const KernelsReport& report) {
     using nlohmann::json;
     json files = json::array();

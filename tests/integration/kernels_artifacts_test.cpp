@@ -150,6 +150,9 @@ TEST(KernelsArtifacts, DemangledNamesAndTheThreeViews) {
     EXPECT_EQ(text.exit_code, 0) << text.err;
     EXPECT_NE(text.out.find("6 kernels (18 in all images)"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("  void ops::scale_kernel<int, 3>(int*, int, int)  [sm_75 sm_86 compute_86]\n"), std::string::npos) << text.out;
+    auto quiet = test::run_cudoctor({"-q", "kernels", kernel_artifact("multi.so"), "/bin/true"});
+    EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+    EXPECT_EQ(quiet.out, "6 kernels in 1 file with GPU code, 1 without\n");
     auto md = test::run_cudoctor({"kernels", "--markdown", kernel_artifact("lto.o")});
     EXPECT_EQ(md.exit_code, 0) << md.err;
     EXPECT_NE(md.out.find("| `reduce_sum(float const*, float*, int)` |  |  | lto_75 |"), std::string::npos) << md.out;
