@@ -6,7 +6,7 @@ set -eu
 # lint: clang-format and clang-tidy 14.
 case "${1:-build}" in
   build) PACKAGES="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
-libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev libssl-dev libre2-dev pci.ids makeself \
+libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libssl-dev libre2-dev pci.ids makeself \
 python3-numpy python3-torch python3-opencv tcl lmod zsh fish ansible-core slurm-wlm time man-db git libxml2-utils \
 prometheus prometheus-node-exporter lintian" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;

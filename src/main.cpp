@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
         commands::add_list_command(app),   commands::add_use_command(app),        commands::add_init_command(app),
         commands::add_switch_command(app), commands::add_modulefile_command(app), commands::add_uninstall_command(app),
         commands::add_plan_command(app),   commands::add_compare_command(app),    commands::add_opencv_command(app),
-        commands::add_watch_command(app),  commands::add_fleet_command(app),      commands::add_inventory_command(app),
+        commands::add_watch_command(app),  commands::add_fleet_command(app),      commands::add_kernels_command(app),
+        commands::add_inventory_command(app),
     };
     commands::add_default_examples(app);
     for (auto& c : commands::add_docs_commands(app)) all.push_back(std::move(c));  // last: they read the whole tree

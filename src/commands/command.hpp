@@ -31,6 +31,7 @@ Command add_check_command(CLI::App& app);
 Command add_rules_command(CLI::App& app);
 Command add_explain_command(CLI::App& app);           // commands/explain.cpp
 Command add_arch_command(CLI::App& app);              // commands/arch.cpp
+Command add_kernels_command(CLI::App& app);           // commands/kernels.cpp
 Command add_verify_command(CLI::App& app);            // commands/verify.cpp
 Command add_verify_installer_command(CLI::App& app);  // commands/verify_installer.cpp
 // Several toolkits side by side.

@@ -13,7 +13,7 @@ struct Examples {
     std::string_view text;  ///< lines "  cudoctor …  # what it does"
 };
 
-constexpr std::array<Examples, 18> k_examples = {{
+constexpr std::array<Examples, 19> k_examples = {{
     {"check",
      "  cudoctor check                          # this machine: what is installed, what is wrong\n"
      "  cudoctor check --markdown               # ready to paste into a GitHub issue\n"
@@ -31,6 +31,10 @@ constexpr std::array<Examples, 18> k_examples = {{
      "  cudoctor arch torch                     # which GPUs the installed PyTorch can run on\n"
      "  cudoctor arch ./my_kernels.so --gpu 8.9 # would an RTX 4090 run it?\n"
      "  cudoctor arch /usr/lib/python3/dist-packages --json"},
+    {"kernels",
+     "  cudoctor kernels ./my_ext.so            # each kernel, demangled, with its SASS and PTX targets\n"
+     "  cudoctor kernels /usr/local/cuda/lib64 --totals   # kernels per library, one line each\n"
+     "  cudoctor kernels torch --json"},
     {"verify",
      "  cudoctor verify                         # driver → toolkit → cuDNN → frameworks, level by level\n"
      "  cudoctor verify --level 1               # only the driver and the GPU\n"

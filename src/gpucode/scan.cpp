@@ -35,7 +35,7 @@ bool may_embed_fatbins(const formats::ElfSection& s) {
 
 void add_containers(FileScan& scan, SectionScan& section, const std::vector<formats::FatbinContainer>& containers) {
     for (const auto& c : containers) {
-        Module m{section.name, section.embedded, {}};
+        Module m{section.name, section.embedded, {}, c.entries};
         m.images.reserve(c.entries.size());
         for (const auto& e : c.entries) m.images.push_back(image_of(e));
         section.images += m.images.size();

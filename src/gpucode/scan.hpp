@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "formats/fatbin.hpp"
 #include "gpucode/compatibility.hpp"
 #include "gpucode/prefetch.hpp"
 #include "host/host.hpp"
@@ -27,6 +28,7 @@ struct Module {
     std::string section;    ///< ".nv_fatbin", ".ldata", …
     bool embedded = false;  ///< found by the data-section search (not registered at load)
     std::vector<Image> images;
+    std::vector<formats::FatbinEntry> entries;  ///< the entry headers behind `images` (offsets in the file)
 };
 
 /// A section that held GPU code, or that could not be read.

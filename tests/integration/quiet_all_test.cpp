@@ -93,6 +93,8 @@ TEST(QuietAll, EveryCommandPrintsOneLineAndKeepsItsExitStatus) {
         {"arch", {"arch", "--root", kGpuRoot, "torch"}},
         {"arch", {"arch", "--gpu", "8.9", "/bin/true"}},
         {"arch", {"arch", "--gpu", "8.9", "/no/such/file.so"}},
+        {"kernels", {"kernels", "/bin/true"}},
+        {"kernels", {"kernels", "/no/such/file.so"}},
         {"verify", {"verify", "--level", "1"}},
         {"verify-installer", {"verify-installer", installer.string()}},
         {"list", {"list", "--root", kToolkitsRoot}},
