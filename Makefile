@@ -3,18 +3,30 @@ BUILD ?= build
 SAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build run test test-asan lint lint-format fuzz fuzz-merge bench package install clean
+.PHONY: all deps deps-test build build-bin run test test-asan lint lint-format fuzz fuzz-merge bench package install clean
 
 all: build
 
+# deps: what building and running need; deps-test adds what the test suite needs (GoogleTest,
+# torch, OpenCV, Slurm, Ansible, zsh, fish, Lmod, direnv …). `scripts/deps.sh list` names them.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
 
-build: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+deps-test:
+	@scripts/deps.sh test
+
+# The binary, its man page and completions, and the test suite.
+build: deps-test
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDOCTOR_TESTS=ON >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The binary, its man page and completions, without the test suite (a fresh build folder is
+# configured without it; one `make build` made keeps it): no test-only package is installed.
+build-bin: deps
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDOCTOR_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build-bin
 	@$(BUILD)/cudoctor check
 
 test: build
@@ -22,7 +34,7 @@ test: build
 
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer. Line tables (-g1)
 # are all the sanitizers need for file:line in their reports, at a fraction of full -g's cost.
-test-asan: deps
+test-asan: deps-test
 	@cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCUDOCTOR_SANITIZE=ON \
 	  -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS)
@@ -67,7 +79,7 @@ package: build
 
 # A normal FHS install (PREFIX=/usr/local by default; DESTDIR for staging).
 PREFIX ?= /usr/local
-install: build
+install: build-bin
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build

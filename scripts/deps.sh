@@ -1,17 +1,24 @@
 #!/bin/sh
-# Installs the Debian/Ubuntu packages cudoctor needs to build and test (only the missing ones).
-# Used by `make run` and `make test`; safe to run again. Needs root or sudo for apt-get.
+# Installs the Debian/Ubuntu packages cudoctor needs (only the missing ones); safe to run again.
+# Needs root or sudo for apt-get.
+#   build: what building and running the binary need (`make run`, `make install`);
+#   test:  build + what the test suite needs (`make build`, `make test`): GoogleTest, the
+#          programs the tests run for real (torch, OpenCV, Slurm, Ansible, shells, Lmod and
+#          environment-modules' Tcl modulecmd, direnv, makeself …);
+#   fuzz:  clang 14 with its libFuzzer runtime;  lint: clang-format and clang-tidy 14.
 set -eu
-# build: what `make run` and `make test` need; fuzz: clang 14 with its libFuzzer runtime;
-# lint: clang-format and clang-tidy 14.
+# Building: compiler, CMake + Ninja, and the libraries cudoctor links. Running: pci.ids names GPUs.
+BUILD="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
+zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libssl-dev libre2-dev pci.ids"
+TEST="libgtest-dev libgmock-dev git man-db libxml2-utils makeself time python3-numpy python3-torch \
+python3-opencv tcl lmod zsh fish direnv ansible-core slurm-wlm prometheus prometheus-node-exporter lintian"
 case "${1:-build}" in
-  build) PACKAGES="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
-libgtest-dev libgmock-dev zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libssl-dev libre2-dev pci.ids makeself \
-python3-numpy python3-torch python3-opencv tcl lmod zsh fish ansible-core slurm-wlm time man-db git libxml2-utils \
-prometheus prometheus-node-exporter lintian" ;;
+  build) PACKAGES=$BUILD ;;
+  test) PACKAGES="$BUILD $TEST" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;
   lint) PACKAGES="clang-format-14 clang-tidy-14" ;;
-  *) echo "usage: $0 [build|fuzz|lint]" >&2; exit 2 ;;
+  list) echo "build: $BUILD"; echo "test: $TEST (and environment-modules unpacked into /opt/environment-modules)"; exit 0 ;;
+  *) echo "usage: $0 [build|test|fuzz|lint|list]" >&2; exit 2 ;;
 esac
 missing=""
 for p in $PACKAGES; do
@@ -21,7 +28,7 @@ done
 # Tcl modulecmd is unpacked beside lmod (not installed) into /opt/environment-modules.
 modulecmd=/opt/environment-modules/usr/lib/x86_64-linux-gnu/modulecmd.tcl
 need_modulecmd=""
-[ "${1:-build}" = build ] && [ ! -f "$modulecmd" ] && need_modulecmd=yes
+[ "${1:-build}" = test ] && [ ! -f "$modulecmd" ] && need_modulecmd=yes
 [ -z "$missing" ] && [ -z "$need_modulecmd" ] && exit 0
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -55,7 +55,7 @@ ExitStatus run_modulefile(const ModulefileOptions& options, std::ostream& out, s
     const auto flavour = options.lmod ? toolkits::ModuleFlavour::lua : toolkits::ModuleFlavour::tcl;
     std::vector<toolkits::ModuleFile> files;
     files.reserve(chosen.size());
-    for (auto i : chosen) files.push_back(toolkits::make_modulefile(*all[i], names[i], flavour));
+    for (auto i : chosen) files.push_back(toolkits::make_modulefile(*all[i], toolkits::module_folders(m.host, *all[i]), names[i], flavour));
 
     if (options.dir) {
         plan::Plan p;

@@ -12,6 +12,9 @@ namespace cudoctor::test {
 
 inline const std::string kToolkitsRoot = std::string(CUDOCTOR_ROOTS_DIR) + "/toolkits-repo-driver";
 
+/// This machine's own toolkit (CUDA 13.0), for the tests that compile under a module or pin it.
+inline const std::string kRealToolkit = "/usr/local/cuda-13.0";
+
 /// The calling shell's environment for `use`: a PATH with 11.8 first and the default link,
 /// LD_LIBRARY_PATH naming 11.8, CUDA_HOME 11.8 — as the fixture's dev user has it.
 inline std::vector<std::string> shell_environment() {
