@@ -47,12 +47,12 @@ int main(int argc, char** argv) {
                  "--json, --markdown, --format prometheus, plan --format script, and the code use, init and modulefile print");
 
     std::vector<commands::Command> all = {
-        commands::add_check_command(app),  commands::add_rules_command(app),      commands::add_explain_command(app),
-        commands::add_arch_command(app),   commands::add_verify_command(app),     commands::add_verify_installer_command(app),
-        commands::add_list_command(app),   commands::add_use_command(app),        commands::add_init_command(app),
-        commands::add_switch_command(app), commands::add_modulefile_command(app), commands::add_uninstall_command(app),
-        commands::add_plan_command(app),   commands::add_compare_command(app),    commands::add_opencv_command(app),
-        commands::add_watch_command(app),  commands::add_fleet_command(app),      commands::add_kernels_command(app),
+        commands::add_check_command(app),     commands::add_rules_command(app),      commands::add_explain_command(app),
+        commands::add_arch_command(app),      commands::add_verify_command(app),     commands::add_verify_installer_command(app),
+        commands::add_list_command(app),      commands::add_use_command(app),        commands::add_init_command(app),
+        commands::add_switch_command(app),    commands::add_modulefile_command(app), commands::add_uninstall_command(app),
+        commands::add_plan_command(app),      commands::add_compare_command(app),    commands::add_opencv_command(app),
+        commands::add_watch_command(app),     commands::add_fleet_command(app),      commands::add_kernels_command(app),
         commands::add_inventory_command(app),
     };
     commands::add_default_examples(app);

@@ -99,7 +99,8 @@ Command add_plan_command(CLI::App& app) {
     auto* cmd = app.add_subcommand("plan",
                                    "a working version set (framework → CUDA → driver → gcc/cuDNN) for this GPU and OS, "
                                    "and the install steps in order (printed, never run)");
-    cmd->add_option("--framework", options->framework, "what the project needs: torch==2.4, tensorflow==2.15, jax==0.4.30, or PEP 440 specifiers: 'torch>=2.3,<2.6', 'jax~=0.4.30'");
+    cmd->add_option("--framework", options->framework,
+                    "what the project needs: torch==2.4, tensorflow==2.15, jax==0.4.30, or PEP 440 specifiers: 'torch>=2.3,<2.6', 'jax~=0.4.30'");
     cmd->add_option("--cuda", options->cuda, "a CUDA toolkit version (12.4, or 12 for any 12.x)");
     cmd->add_option("--gpu", options->gpu, "plan for this GPU instead of this machine's: \"RTX 4060 Ti\" or a compute capability (8.9)");
     cmd->add_option("--os", options->os,
