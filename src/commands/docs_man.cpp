@@ -19,7 +19,7 @@ struct EnvDoc {
 };
 
 // Every CUDOCTOR_* variable read in src/ must be here: tests/unit/docs_man_test.cpp greps for them.
-constexpr std::array<EnvDoc, 13> k_environment = {{
+constexpr std::array<EnvDoc, 14> k_environment = {{
     {"NO_COLOR", "When set and not empty, no output is coloured (https://no-color.org), unless --color=always."},
     {"CLICOLOR_FORCE",
      "When set and neither empty nor 0, output is coloured even when it is not a terminal (unless NO_COLOR is set or --color=never)."},
@@ -34,6 +34,9 @@ constexpr std::array<EnvDoc, 13> k_environment = {{
      "libnvidia-ml.so.1 and libcudnn; the report says when it is active. Under --root it is the only way anything is loaded."},
     {"CUDOCTOR_OVERRIDE_WATCH_STEP",
      "watch: stamp samples this far apart on a simulated clock (a replay of a recorded series, faster than real time); --duration counts on that clock."},
+    {"CUDOCTOR_KB",
+     "A folder of knowledge-base tables (data/*.tsv), looked up table by table after --kb DIR and before /etc/cudoctor/kb and the "
+     "built-in copy; --version names where each table came from. Read from this computer, never from a --root image."},
     {"CUDOCTOR_PLAN_FAIL_AT", "Test seam: step N (1-based) of an applied plan fails instead of running, to exercise the rollback."},
     {"PATH, LD_LIBRARY_PATH",
      "Which nvcc and which libraries win, as every CUDA program finds them; read from the probed process environment."},
