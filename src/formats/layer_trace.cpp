@@ -68,7 +68,7 @@ class Reader {
             }
         return out;
     }
-    void note(std::string what) {
+    void note(const std::string& what) {
         if (m_error.empty()) m_error = m_where.empty() ? what : m_where + ": " + what;
     }
     const std::string& error() const { return m_error; }
