@@ -14,8 +14,6 @@
 #include "gpucode/report.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
-#include "probe/context.hpp"
-#include "probe/python_sites.hpp"
 #include "report/style.hpp"
 
 namespace cudoctor::commands {
@@ -46,15 +44,6 @@ void add_machine_gpus(const Machine& m, const ArchOptions& options, gpucode::Arc
                                         : "This machine's GPU has no known compute capability: give --gpu for a verdict.";
 }
 
-std::vector<std::string> python_sites(const host::Host& host, const kb::Kb& kb) {
-    snapshot::Snapshot snap;
-    probe::Options options;
-    probe::Context ctx(host, kb, options, snap);
-    std::vector<std::string> dirs;
-    for (const auto& site : probe::find_python_sites(ctx)) dirs.push_back(site.dir);
-    return dirs;
-}
-
 ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream& err) {
     auto m = open_machine(options.machine);
     if (!m) return usage_error(options, out, err, m.error());
@@ -80,18 +69,7 @@ ExitStatus run_arch(const ArchOptions& options, std::ostream& out, std::ostream&
     // alone; on the whole 2.4 GB lib folder of CUDA 13.0, 2.1 s cached and 7.8 s from disk.
     if (report.gpus.empty() && !options.fast) report.depth = gpucode::ScanDepth::full;
 
-    // On this machine a relative path is taken from the working folder; in an image, from its root.
-    std::vector<std::string> inputs;
-    for (const auto& in : options.inputs) {
-        // symlink_status: a link that loops is still a path (said cleanly below), and never throws.
-        std::error_code ec;
-        const bool relative_path = !in.starts_with('/') && !host.is_rooted() &&
-                                   std::filesystem::symlink_status(in, ec).type() != std::filesystem::file_type::not_found && !ec;
-        inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
-    }
-    bool wants_packages = false;
-    for (const auto& in : inputs) wants_packages = wants_packages || !host.exists(in);
-    const auto expansion = gpucode::expand_inputs(host, inputs, wants_packages ? python_sites(host, kb) : std::vector<std::string>{});
+    const auto expansion = expand_binary_arguments(*m, options.inputs);
     const gpucode::ArchReport before_scan = report;
     report.errors = expansion.errors;
     gpucode::scan_into(host, expansion.files, report);

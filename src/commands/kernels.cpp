@@ -10,8 +10,6 @@
 #include "gpucode/inputs.hpp"
 #include "gpucode/kernels.hpp"
 #include "host/host.hpp"
-#include "probe/context.hpp"
-#include "probe/python_sites.hpp"
 #include "report/style.hpp"
 
 namespace cudoctor::commands {
@@ -27,31 +25,12 @@ struct KernelsOptions {
     bool quiet = false;  ///< main's -q/--quiet: the verdict in one line
 };
 
-std::vector<std::string> site_dirs(const host::Host& host, const kb::Kb& kb) {
-    snapshot::Snapshot snap;
-    probe::Options options;
-    probe::Context ctx(host, kb, options, snap);
-    std::vector<std::string> dirs;
-    for (const auto& site : probe::find_python_sites(ctx)) dirs.push_back(site.dir);
-    return dirs;
-}
-
 ExitStatus run_kernels(const KernelsOptions& options, std::ostream& out, std::ostream& err) {
     auto m = open_machine(options.machine);
     if (!m) return report_error(m.error(), options.json, "kernels", out, err);
     const host::Host& host = m->host;
 
-    // As `arch`: on this machine a relative path is taken from the working folder; in an image, from its root.
-    std::vector<std::string> inputs;
-    for (const auto& in : options.inputs) {
-        std::error_code ec;
-        const bool relative_path = !in.starts_with('/') && !host.is_rooted() &&
-                                   std::filesystem::symlink_status(in, ec).type() != std::filesystem::file_type::not_found && !ec;
-        inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
-    }
-    bool wants_packages = false;
-    for (const auto& in : inputs) wants_packages = wants_packages || !host.exists(in);
-    const auto expansion = gpucode::expand_inputs(host, inputs, wants_packages ? site_dirs(host, m->kb) : std::vector<std::string>{});
+    const auto expansion = expand_binary_arguments(*m, options.inputs);
 
     gpucode::KernelsReport report;
     report.errors = expansion.errors;

@@ -6,6 +6,7 @@
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "probe/context.hpp"
+#include "probe/python_sites.hpp"
 #include "snapshot/taken_at.hpp"
 
 namespace cudoctor::commands {
@@ -115,6 +116,27 @@ snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const
         case Probe::all: break;
     }
     return snap;
+}
+
+gpucode::Expansion expand_binary_arguments(const Machine& m, const std::vector<std::string>& args) {
+    std::vector<std::string> inputs;
+    for (const auto& in : args) {
+        // symlink_status: a link that loops is still a path (said cleanly by the expansion), and never throws.
+        std::error_code ec;
+        const bool relative_path = !in.starts_with('/') && !m.host.is_rooted() &&
+                                   std::filesystem::symlink_status(in, ec).type() != std::filesystem::file_type::not_found && !ec;
+        inputs.push_back(relative_path ? std::filesystem::absolute(in).lexically_normal().string() : in);
+    }
+    bool wants_packages = false;
+    for (const auto& in : inputs) wants_packages = wants_packages || !m.host.exists(in);
+    std::vector<std::string> sites;
+    if (wants_packages) {
+        snapshot::Snapshot snap;
+        probe::Options options;
+        probe::Context ctx(m.host, m.kb, options, snap);
+        for (const auto& site : probe::find_python_sites(ctx)) sites.push_back(site.dir);
+    }
+    return gpucode::expand_inputs(m.host, inputs, sites);
 }
 
 }  // namespace cudoctor::commands

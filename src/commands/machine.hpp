@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/error.hpp"
+#include "gpucode/inputs.hpp"
 #include "host/host.hpp"
 #include "kb/kb.hpp"
 #include "snapshot/snapshot.hpp"
@@ -93,5 +94,10 @@ inline constexpr const char* kMachineImageFolders[] = {"etc", "usr", "proc", "sy
 
 /// Runs the probes `depth` names on `host` (Probe::none: an empty Snapshot).
 [[nodiscard]] snapshot::Snapshot take_snapshot(const host::Host& host, const kb::Kb& kb, const MachineOptions& options, Probe depth);
+
+/// FILE|FOLDER|PACKAGE arguments (arch, kernels) as the files to read: on this machine a relative
+/// path is taken from the working folder, in an image from its root; an argument that is no path
+/// is looked up as a Python package in the machine's site folders.
+[[nodiscard]] gpucode::Expansion expand_binary_arguments(const Machine& m, const std::vector<std::string>& args);
 
 }  // namespace cudoctor::commands
