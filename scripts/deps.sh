@@ -5,11 +5,12 @@
 #   test:  build + what the test suite needs (`make build`, `make test`): GoogleTest, the
 #          programs the tests run for real (torch, OpenCV, Slurm, Ansible, shells, Lmod and
 #          environment-modules' Tcl modulecmd, direnv, makeself …);
-#   fuzz:  clang 14 with its libFuzzer runtime;  lint: clang-format and clang-tidy 14.
+#   fuzz:  clang 14 with its libFuzzer runtime;  lint: clang-format and clang-tidy 14;
+#   bench: the peers `make bench` measures against (ripgrep, pigz, numpy).
 set -eu
 # Building: compiler, CMake + Ninja, and the libraries cudoctor links. Running: pci.ids names GPUs.
 BUILD="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
-zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libssl-dev libre2-dev pci.ids"
+zlib1g-dev liblzma-dev libzstd-dev liblz4-dev libssl-dev libre2-dev libsimdjson-dev libvectorscan-dev pci.ids"
 TEST="libgtest-dev libgmock-dev git man-db libxml2-utils makeself time python3-numpy python3-torch \
 python3-opencv tcl lmod zsh fish direnv ansible-core slurm-wlm prometheus prometheus-node-exporter lintian"
 case "${1:-build}" in
@@ -17,8 +18,9 @@ case "${1:-build}" in
   test) PACKAGES="$BUILD $TEST" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;
   lint) PACKAGES="clang-format-14 clang-tidy-14" ;;
+  bench) PACKAGES="$BUILD ripgrep pigz python3-numpy python3-torch time" ;;
   list) echo "build: $BUILD"; echo "test: $TEST (and environment-modules unpacked into /opt/environment-modules)"; exit 0 ;;
-  *) echo "usage: $0 [build|test|fuzz|lint|list]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|test|fuzz|lint|bench|list]" >&2; exit 2 ;;
 esac
 missing=""
 for p in $PACKAGES; do
