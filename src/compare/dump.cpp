@@ -1,5 +1,6 @@
 #include "compare/dump.hpp"
 
+#include <cstdint>
 #include <set>
 
 #include "formats/npy.hpp"
@@ -106,6 +107,30 @@ Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::ui
     for (const auto& t : dump.m_tensors)
         if (!seen.insert(t.name).second) return fail(Errc::parse, std::string(path) + ": two tensors named '" + t.name + "'");
     return dump;
+}
+
+const host::MappedFile* Dump::file_of(const formats::TensorView& t, std::uint64_t& at) const {
+    const auto p = reinterpret_cast<std::uintptr_t>(t.data.data());
+    for (const auto& f : m_files) {
+        const auto base = reinterpret_cast<std::uintptr_t>(f.bytes().data());
+        if (base && p >= base && p - base < f.size() && t.data.size() <= f.size() - (p - base)) {
+            at = p - base;
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+void Dump::read_ahead(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const {
+    std::uint64_t at = 0;
+    if (offset >= t.data.size()) return;
+    if (const auto* f = file_of(t, at)) f->will_need(at + offset, std::min<std::uint64_t>(length, t.data.size() - offset), true);
+}
+
+void Dump::release(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const {
+    std::uint64_t at = 0;
+    if (offset >= t.data.size()) return;
+    if (const auto* f = file_of(t, at)) f->release(at + offset, std::min<std::uint64_t>(length, t.data.size() - offset));
 }
 
 }  // namespace cudoctor::compare

@@ -42,7 +42,19 @@ class Dump {
     /// "" when there is none or it was read. An unreadable trace does not stop the comparison.
     const std::string& trace_problem() const { return m_trace_problem; }
 
+    /// Starts reading bytes [offset, offset + length) of tensor `t`'s data (one of tensors())
+    /// from disk without waiting. Nothing for data already in memory (inflated .npz members).
+    void read_ahead(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const;
+    /// Gives back the memory of bytes [offset, offset + length) of tensor `t`'s data (one of
+    /// tensors()) once they have been read: the pages wholly inside the range leave the process
+    /// (the file stays in the page cache; reading them again maps them again). Nothing for data
+    /// this Dump holds in memory (inflated .npz members).
+    void release(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const;
+
   private:
+    /// The mapped file holding `t`'s data and where in it the data start, or nullptr.
+    const host::MappedFile* file_of(const formats::TensorView& t, std::uint64_t& at) const;
+
     std::string m_path;
     std::string m_format;
     std::vector<formats::TensorView> m_tensors;

@@ -15,15 +15,16 @@ namespace {
 
 using formats::DType;
 
-constexpr std::size_t kBlock = 1024;                      // elements widened at a time (2 × 8 KiB: stays in L1)
+constexpr std::size_t kBlock = 1024;                      // elements per block (one partial sum each)
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;  // elements per unit of work (and of partial sums)
 
-// Four doubles at a time, written out with GCC's vector extensions so the loop is vectorised
-// without -ffast-math (which would assume NaN away) and sums in a fixed order. (The vectors never
-// cross a translation unit, so the psABI note about passing them without AVX does not apply.)
+// Eight or four elements at a time (metrics_kernel.inc), written out with GCC's vector
+// extensions so the loop is vectorised without -ffast-math (which would assume NaN away). (The
+// vectors never cross a translation unit, so the psABI note about passing them without AVX
+// does not apply.) No instruction set used enables FMA, so `a * b + c` is never contracted:
+// the sums round as NumPy's do.
 #pragma GCC diagnostic ignored "-Wpsabi"
 using V4d = double __attribute__((vector_size(32)));
-using V4l = std::int64_t __attribute__((vector_size(32)));
 
 /// Compensated summation: partial sums of very different sizes lose nothing that matters.
 struct Neumaier {
@@ -52,13 +53,6 @@ struct BlockResult {
     std::uint64_t mismatched = 0, nan_test = 0, nan_ref = 0, inf_test = 0, inf_ref = 0, nonfinite = 0;
 };
 
-// Always inlined: a separate function would be built for the baseline target and called from
-// the AVX2 clone, and at -O0 (the sanitizer build) that call passed the vector wrongly.
-[[gnu::always_inline]] inline V4d vabs(V4d x) {
-    constexpr std::int64_t kMask = 0x7fffffffffffffffLL;
-    return reinterpret_cast<V4d>(reinterpret_cast<V4l>(x) & V4l{kMask, kMask, kMask, kMask});
-}
-
 /// The per-element rule, once for the vector loop and once for finding an element again.
 inline double abs_diff(double a, double b, bool& finite) {
     finite = std::isfinite(a) && std::isfinite(b);
@@ -66,54 +60,59 @@ inline double abs_diff(double a, double b, bool& finite) {
 }
 inline double rel_diff(double ad, double b) { return std::fabs(b) > 0 ? ad / std::fabs(b) : 0.0; }
 
-/// `n` is a multiple of 4 (the caller pads with zeros, which change no sum, maximum or count).
-/// Built twice, for AVX2 and for the x86-64 baseline, the right one chosen at load time: the
-/// same operations in the same order, so both give the same bits.
-__attribute__((target_clones("avx2", "default"))) BlockResult block_kernel(const double* t, const double* r, std::size_t n, double rtol,
-                                                                           double atol) {
-    const V4d zero{0, 0, 0, 0}, inf = zero + std::numeric_limits<double>::infinity();
-    V4d s_abs = zero, s_dd = zero, s_rr = zero, m_abs = zero - 1, m_rel = zero - 1;
-    V4l c_mis{}, c_nt{}, c_nr{}, c_it{}, c_ir{}, c_nf{};
-    for (std::size_t i = 0; i < n; i += 4) {
-        V4d a, b;
-        std::memcpy(&a, t + i, sizeof a);
-        std::memcpy(&b, r + i, sizeof b);
-        const V4l nan_a = a != a, nan_b = b != b;  // NOLINT(misc-redundant-expression): x != x is true exactly in NaN lanes
-        const V4d aa = vabs(a), ab = vabs(b);
-        const V4l inf_a = aa == inf, inf_b = ab == inf;
-        const V4l finite = ~(nan_a | nan_b | inf_a | inf_b);
-        const V4d d = finite ? a - b : zero;
-        const V4d ad = vabs(d);
-        s_abs += ad;
-        s_dd += d * d;
-        s_rr += finite ? b * b : zero;
-        m_abs = ad > m_abs ? ad : m_abs;
-        const V4d rel = ab > zero ? ad / ab : zero;
-        m_rel = rel > m_rel ? rel : m_rel;
-        const V4l ok = finite ? (ad <= atol + rtol * ab) : (a == b);
-        c_mis -= ~ok;  // a true mask is -1
-        c_nt -= nan_a;
-        c_nr -= nan_b;
-        c_it -= inf_a;
-        c_ir -= inf_b;
-        c_nf -= ~finite;
+/// The element types read straight from the dumps; the others are widened into a buffer first.
+enum class Kind : std::uint8_t { f64, f32, f16, bf16, widened };
+
+Kind kind_of(DType t) {
+    switch (t) {
+        case DType::f64: return Kind::f64;
+        case DType::f32: return Kind::f32;
+        case DType::f16: return Kind::f16;
+        case DType::bf16: return Kind::bf16;
+        default: return Kind::widened;
     }
-    BlockResult out;
-    out.sum_abs = (s_abs[0] + s_abs[1]) + (s_abs[2] + s_abs[3]);
-    out.sum_sq_diff = (s_dd[0] + s_dd[1]) + (s_dd[2] + s_dd[3]);
-    out.sum_sq_ref = (s_rr[0] + s_rr[1]) + (s_rr[2] + s_rr[3]);
-    for (int l = 0; l < 4; ++l) {
-        out.max_abs = std::max(out.max_abs, m_abs[l]);
-        out.max_rel = std::max(out.max_rel, m_rel[l]);
-        out.mismatched += static_cast<std::uint64_t>(c_mis[l]);
-        out.nan_test += static_cast<std::uint64_t>(c_nt[l]);
-        out.nan_ref += static_cast<std::uint64_t>(c_nr[l]);
-        out.inf_test += static_cast<std::uint64_t>(c_it[l]);
-        out.inf_ref += static_cast<std::uint64_t>(c_ir[l]);
-        out.nonfinite += static_cast<std::uint64_t>(c_nf[l]);
-    }
-    return out;
 }
+
+// The kernel once per instruction set, the best the CPU runs chosen at load time (by hand, not
+// with target_clones: a clone's body is built for its set, but the templates it inlines are
+// not). (clang, which only lints this file, knows no target pragmas: all three are baseline.)
+#ifndef __clang__
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#endif
+namespace avx512 {
+constexpr std::size_t kLanes = 8;
+#include "compare/metrics_kernel.inc"
+}  // namespace avx512
+#ifndef __clang__
+#pragma GCC pop_options
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+namespace avx2 {
+constexpr std::size_t kLanes = 4;
+#include "compare/metrics_kernel.inc"
+}  // namespace avx2
+#ifndef __clang__
+#pragma GCC pop_options
+#endif
+namespace baseline {
+constexpr std::size_t kLanes = 4;
+#include "compare/metrics_kernel.inc"
+}  // namespace baseline
+
+using BlockFn = BlockResult (*)(Kind, Kind, const char*, const char*, std::size_t, double, double, double);
+
+BlockFn kernel_for(detail::Isa isa) {
+    switch (isa) {
+        case detail::Isa::avx512: return avx512::fused_block;
+        case detail::Isa::avx2: return avx2::fused_block;
+        case detail::Isa::baseline: return baseline::fused_block;
+    }
+    return baseline::fused_block;
+}
+
+std::atomic<BlockFn> chosen_kernel{kernel_for(detail::best_isa())};
 
 /// 64-bit integers past 2^53 are not all doubles: for them, exactness is decided on the bits.
 std::uint64_t raw_mismatches(const char* t, const char* r, std::uint64_t first, std::size_t count) {
@@ -127,19 +126,34 @@ struct Job {
     const formats::TensorView& ref;
     Tolerance tol;
     bool raw_exact;
+    Kind test_kind, ref_kind;
+    BlockFn kernel;
 };
+
+/// One side of a block as the kernel reads it: straight from the dump, or widened into `buffer`
+/// (zero-padded to a multiple of 8) where its type is not read directly or the block is short.
+const char* block_source(const formats::TensorView& t, Kind kind, std::uint64_t at, std::size_t n, std::size_t padded, double* buffer,
+                         Kind& as) {
+    if (kind != Kind::widened && n == padded) {
+        as = kind;
+        return t.data.data() + at * formats::dtype_size(t.dtype);
+    }
+    widen(t.dtype, t.data.data(), at, n, buffer);
+    std::fill(buffer + n, buffer + padded, 0.0);
+    as = Kind::f64;
+    return reinterpret_cast<const char*>(buffer);
+}
 
 Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
     Partial p;
     alignas(64) double tb[kBlock], rb[kBlock];
     for (std::uint64_t at = begin; at < end; at += kBlock) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, end - at));
-        widen(job.test.dtype, job.test.data.data(), at, n, tb);
-        widen(job.ref.dtype, job.ref.data.data(), at, n, rb);
-        const std::size_t padded = (n + 3) & ~std::size_t{3};
-        std::fill(tb + n, tb + padded, 0.0);
-        std::fill(rb + n, rb + padded, 0.0);
-        BlockResult b = block_kernel(tb, rb, padded, job.tol.rtol, job.tol.atol);
+        const std::size_t padded = (n + 7) & ~std::size_t{7};
+        Kind test_as = Kind::f64, ref_as = Kind::f64;
+        const char* t = block_source(job.test, job.test_kind, at, n, padded, tb, test_as);
+        const char* r = block_source(job.ref, job.ref_kind, at, n, padded, rb, ref_as);
+        BlockResult b = job.kernel(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max(p.max_rel, 0.0));
         if (job.raw_exact) b.mismatched = raw_mismatches(job.test.data.data(), job.ref.data.data(), at, n);
         p.sum_abs.add(b.sum_abs);
         p.sum_sq_diff.add(b.sum_sq_diff);
@@ -150,8 +164,12 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
         p.inf_test += b.inf_test;
         p.inf_ref += b.inf_ref;
         p.nonfinite += b.nonfinite;
-        // A new maximum: find its first element in this block (rare after the first blocks).
-        if (b.max_abs > p.max_abs) {
+        // A new maximum: find its first element in this block (rare after the first blocks),
+        // with the values widened as the report shows them.
+        const bool new_abs = b.max_abs > p.max_abs, new_rel = b.max_rel > p.max_rel;
+        if ((new_abs || new_rel) && t != reinterpret_cast<const char*>(tb)) widen(job.test.dtype, job.test.data.data(), at, n, tb);
+        if ((new_abs || new_rel) && r != reinterpret_cast<const char*>(rb)) widen(job.ref.dtype, job.ref.data.data(), at, n, rb);
+        if (new_abs) {
             p.max_abs = b.max_abs;
             for (std::size_t i = 0; i < n; ++i) {
                 bool finite = false;
@@ -161,7 +179,7 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
                 }
             }
         }
-        if (b.max_rel > p.max_rel) {
+        if (new_rel) {
             p.max_rel = b.max_rel;
             for (std::size_t i = 0; i < n; ++i) {
                 bool finite = false;
@@ -195,32 +213,56 @@ void merge(Partial& into, const Partial& p) {
     }
 }
 
+/// Chunks [first, last) by `threads` threads, merged into `total` in chunk order.
+void run_chunks(const Job& job, std::uint64_t numel, std::uint64_t first, std::uint64_t last, unsigned threads, Partial& total) {
+    const auto bounds = [numel](std::uint64_t c) { return std::pair{c * kChunk, std::min(numel, (c + 1) * kChunk)}; };
+    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, last - first));
+    if (threads <= 1) {
+        for (std::uint64_t c = first; c < last; ++c) {
+            const auto [b, e] = bounds(c);
+            merge(total, run_chunk(job, b, e));
+        }
+        return;
+    }
+    std::vector<Partial> partials(static_cast<std::size_t>(last - first));
+    std::atomic<std::uint64_t> next{first};
+    const auto worker = [&] {
+        for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < last;) {
+            const auto [b, e] = bounds(c);
+            partials[static_cast<std::size_t>(c - first)] = run_chunk(job, b, e);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    for (const auto& p : partials) merge(total, p);  // in chunk order: the same sums for any thread count
+}
+
 }  // namespace
 
-Metrics compute_metrics(const formats::TensorView& test, const formats::TensorView& ref, const Tolerance& tol, unsigned threads) {
+Metrics compute_metrics(const formats::TensorView& test, const formats::TensorView& ref, const Tolerance& tol, unsigned threads,
+                        const ReadWindows& windows) {
     const std::uint64_t numel = std::min(test.numel(), ref.numel());
     const bool wide_ints = (test.dtype == DType::i64 || test.dtype == DType::u64) && test.dtype == ref.dtype;
-    const Job job{test, ref, tol, tol.exact && wide_ints};
+    const Job job{
+        test, ref, tol, tol.exact && wide_ints, kind_of(test.dtype), kind_of(ref.dtype), chosen_kernel.load(std::memory_order_relaxed)};
     const std::uint64_t chunks = (numel + kChunk - 1) / kChunk;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     if (numel < 4 * kChunk) threads = 1;
-    threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, chunks));
 
+    // Window by window (whole chunks, so the sums are the same for any window size), the next
+    // one read ahead while this one is compared, each handed back once compared.
+    const std::uint64_t widest = std::max(formats::dtype_size(test.dtype), formats::dtype_size(ref.dtype));
+    const std::uint64_t window = windows.bytes ? std::max<std::uint64_t>(1, windows.bytes / widest / kChunk) : chunks;
+    const auto elements = [numel](std::uint64_t c) { return std::min(numel, c * kChunk); };
     Partial total;
-    if (threads <= 1) {
-        for (std::uint64_t c = 0; c < chunks; ++c) merge(total, run_chunk(job, c * kChunk, std::min(numel, (c + 1) * kChunk)));
-    } else {
-        std::vector<Partial> partials(static_cast<std::size_t>(chunks));
-        std::atomic<std::uint64_t> next{0};
-        const auto worker = [&] {
-            for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
-                partials[static_cast<std::size_t>(c)] = run_chunk(job, c * kChunk, std::min(numel, (c + 1) * kChunk));
-        };
-        std::vector<std::thread> pool;
-        for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-        worker();
-        for (auto& t : pool) t.join();
-        for (const auto& p : partials) merge(total, p);  // in chunk order: the same sums for any thread count
+    if (windows.ahead && chunks) windows.ahead(0, elements(std::min(chunks, window)));
+    for (std::uint64_t first = 0; first < chunks; first += window) {
+        const std::uint64_t last = std::min(chunks, first + window);
+        if (windows.ahead && last < chunks) windows.ahead(elements(last), elements(std::min(chunks, last + window)));
+        run_chunks(job, numel, first, last, threads, total);
+        if (windows.done) windows.done(elements(first), elements(last));
     }
 
     Metrics m;
@@ -240,6 +282,24 @@ Metrics compute_metrics(const formats::TensorView& test, const formats::TensorVi
     m.inf_ref = total.inf_ref;
     return m;
 }
+
+namespace detail {
+
+Isa best_isa() {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return Isa::avx512;
+    if (__builtin_cpu_supports("avx2")) return Isa::avx2;
+    return Isa::baseline;
+}
+
+Isa use_isa(Isa isa) {
+    const Isa best = best_isa();
+    if (static_cast<int>(isa) > static_cast<int>(best)) isa = best;
+    chosen_kernel.store(kernel_for(isa), std::memory_order_relaxed);
+    return isa;
+}
+
+}  // namespace detail
 
 std::vector<std::uint64_t> unravel(std::uint64_t flat, const std::vector<std::uint64_t>& shape) {
     std::vector<std::uint64_t> index(shape.size(), 0);

@@ -1,9 +1,10 @@
 #pragma once
 // The numbers that say how far a tensor computed by a new backend (TEST) is from the reference
-// (REF), computed in one pass over both buffers where they lie (memory-mapped), in double
-// precision, by several threads for large tensors.
+// (REF), computed in one pass over both buffers where they lie (memory-mapped), each element
+// widened to double in registers, by several threads for large tensors.
 #include <cstdint>
 
+#include "compare/read_windows.hpp"
 #include "compare/tolerance.hpp"
 #include "formats/tensor_view.hpp"
 
@@ -41,10 +42,23 @@ struct Metrics {
 /// value is read); the element types may differ (each is widened exactly to double). `threads`
 /// 0 means one per CPU; tensors under 256 Ki elements use one. The result does not depend on the
 /// number of threads: work is cut into fixed chunks whose partial sums are combined in order
-/// with compensated (Neumaier) summation.
-Metrics compute_metrics(const formats::TensorView& test, const formats::TensorView& ref, const Tolerance& tol, unsigned threads);
+/// with compensated (Neumaier) summation. `windows` (by default one window: the whole tensor)
+/// cuts the work into windows of whole chunks, compared one after the other, the caller told
+/// of each before and after; the result does not depend on it either.
+Metrics compute_metrics(const formats::TensorView& test, const formats::TensorView& ref, const Tolerance& tol, unsigned threads,
+                        const ReadWindows& windows = {});
 
 /// The row-major multi-index of flat index `flat` in `shape` ([] for a scalar).
 std::vector<std::uint64_t> unravel(std::uint64_t flat, const std::vector<std::uint64_t>& shape);
+
+namespace detail {
+/// The instruction sets the metrics kernel is built for; all give the same bits.
+enum class Isa { baseline, avx2, avx512 };
+/// The best one this CPU runs (the one compute_metrics uses unless told otherwise).
+Isa best_isa();
+/// For tests: makes compute_metrics use `isa`, or the best this CPU runs where it lacks `isa`;
+/// returns the one now used. Not thread-safe against running comparisons.
+Isa use_isa(Isa isa);
+}  // namespace detail
 
 }  // namespace cudoctor::compare

@@ -69,6 +69,16 @@ void MappedFile::will_need(std::uint64_t offset, std::uint64_t length, bool sequ
         ::madvise(static_cast<char*>(m_data) + at, static_cast<std::size_t>(std::min(kWindow, end - at)), MADV_WILLNEED);
 }
 
+void MappedFile::release(std::uint64_t offset, std::uint64_t length) const {
+    if (!m_data || offset >= m_size) return;
+    static const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t end = length > m_size - offset ? m_size : offset + length;
+    // Pages shared with bytes outside the range stay: someone may be reading them.
+    const std::uint64_t start = (offset + page - 1) / page * page;
+    const std::uint64_t stop = end == m_size ? (end + page - 1) / page * page : end / page * page;
+    if (stop > start) ::madvise(static_cast<char*>(m_data) + start, static_cast<std::size_t>(stop - start), MADV_DONTNEED);
+}
+
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)), m_path(std::move(other.m_path)) {}
 

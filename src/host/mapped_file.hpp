@@ -33,6 +33,11 @@ class MappedFile {
     /// queues it window by window, so a long range is read in parallel. Ranges are clipped to
     /// the file; errors are ignored (a hint only).
     void will_need(std::uint64_t offset, std::uint64_t length, bool sequential) const;
+    /// Gives back the pages that lie wholly inside [offset, offset + length) (MADV_DONTNEED),
+    /// the last page of the file included: they leave this process's memory, the data stay in
+    /// the page cache, and reading them again maps them again (the mapping is read-only, so
+    /// nothing is lost). Ranges are clipped to the file; errors are ignored (memory only).
+    void release(std::uint64_t offset, std::uint64_t length) const;
     /// The canonical machine path the file was found at.
     const std::string& path() const { return m_path; }
 
