@@ -53,13 +53,6 @@ struct BlockResult {
     std::uint64_t mismatched = 0, nan_test = 0, nan_ref = 0, inf_test = 0, inf_ref = 0, nonfinite = 0;
 };
 
-/// The per-element rule, once for the vector loop and once for finding an element again.
-inline double abs_diff(double a, double b, bool& finite) {
-    finite = std::isfinite(a) && std::isfinite(b);
-    return finite ? std::fabs(a - b) : 0.0;
-}
-inline double rel_diff(double ad, double b) { return std::fabs(b) > 0 ? ad / std::fabs(b) : 0.0; }
-
 /// The element types read straight from the dumps; the others are widened into a buffer first.
 enum class Kind : std::uint8_t { f64, f32, f16, bf16, widened };
 
@@ -101,18 +94,23 @@ constexpr std::size_t kLanes = 4;
 #include "compare/metrics_kernel.inc"
 }  // namespace baseline
 
-using BlockFn = BlockResult (*)(Kind, Kind, const char*, const char*, std::size_t, double, double, double);
+struct Kernel {
+    BlockResult (*block)(Kind, Kind, const char*, const char*, std::size_t, double, double, double);
+    std::size_t (*find)(Kind, Kind, const char*, const char*, std::size_t, bool, double);
+};
 
-BlockFn kernel_for(detail::Isa isa) {
+const Kernel* kernel_for(detail::Isa isa) {
+    static constexpr Kernel k512{avx512::fused_block, avx512::fused_find}, k2{avx2::fused_block, avx2::fused_find},
+        k0{baseline::fused_block, baseline::fused_find};
     switch (isa) {
-        case detail::Isa::avx512: return avx512::fused_block;
-        case detail::Isa::avx2: return avx2::fused_block;
-        case detail::Isa::baseline: return baseline::fused_block;
+        case detail::Isa::avx512: return &k512;
+        case detail::Isa::avx2: return &k2;
+        case detail::Isa::baseline: return &k0;
     }
-    return baseline::fused_block;
+    return &k0;
 }
 
-std::atomic<BlockFn> chosen_kernel{kernel_for(detail::best_isa())};
+std::atomic<const Kernel*> chosen_kernel{kernel_for(detail::best_isa())};
 
 /// 64-bit integers past 2^53 are not all doubles: for them, exactness is decided on the bits.
 std::uint64_t raw_mismatches(const char* t, const char* r, std::uint64_t first, std::size_t count) {
@@ -127,7 +125,7 @@ struct Job {
     Tolerance tol;
     bool raw_exact;
     Kind test_kind, ref_kind;
-    BlockFn kernel;
+    const Kernel* kernel;
 };
 
 /// One side of a block as the kernel reads it: straight from the dump, or widened into `buffer`
@@ -153,7 +151,7 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
         Kind test_as = Kind::f64, ref_as = Kind::f64;
         const char* t = block_source(job.test, job.test_kind, at, n, padded, tb, test_as);
         const char* r = block_source(job.ref, job.ref_kind, at, n, padded, rb, ref_as);
-        BlockResult b = job.kernel(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max(p.max_rel, 0.0));
+        BlockResult b = job.kernel->block(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max(p.max_rel, 0.0));
         if (job.raw_exact) b.mismatched = raw_mismatches(job.test.data.data(), job.ref.data.data(), at, n);
         p.sum_abs.add(b.sum_abs);
         p.sum_sq_diff.add(b.sum_sq_diff);
@@ -166,28 +164,19 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
         p.nonfinite += b.nonfinite;
         // A new maximum: find its first element in this block (rare after the first blocks),
         // with the values widened as the report shows them.
-        const bool new_abs = b.max_abs > p.max_abs, new_rel = b.max_rel > p.max_rel;
-        if ((new_abs || new_rel) && t != reinterpret_cast<const char*>(tb)) widen(job.test.dtype, job.test.data.data(), at, n, tb);
-        if ((new_abs || new_rel) && r != reinterpret_cast<const char*>(rb)) widen(job.ref.dtype, job.ref.data.data(), at, n, rb);
-        if (new_abs) {
+        const auto element_at = [&](std::size_t i) {
+            ElementAt e{at + i, 0, 0};
+            widen(job.test.dtype, job.test.data.data(), at + i, 1, &e.test);
+            widen(job.ref.dtype, job.ref.data.data(), at + i, 1, &e.ref);
+            return e;
+        };
+        if (b.max_abs > p.max_abs) {
             p.max_abs = b.max_abs;
-            for (std::size_t i = 0; i < n; ++i) {
-                bool finite = false;
-                if (abs_diff(tb[i], rb[i], finite) == b.max_abs) {
-                    p.worst = {at + i, tb[i], rb[i]};
-                    break;
-                }
-            }
+            if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, false, b.max_abs); i < n) p.worst = element_at(i);
         }
-        if (new_rel) {
+        if (b.max_rel > p.max_rel) {
             p.max_rel = b.max_rel;
-            for (std::size_t i = 0; i < n; ++i) {
-                bool finite = false;
-                if (rel_diff(abs_diff(tb[i], rb[i], finite), rb[i]) == b.max_rel) {
-                    p.worst_rel = {at + i, tb[i], rb[i]};
-                    break;
-                }
-            }
+            if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, true, b.max_rel); i < n) p.worst_rel = element_at(i);
         }
     }
     return p;
