@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -265,7 +266,9 @@ Metrics compute_metrics(const formats::TensorView& test, const formats::TensorVi
 
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+bool same_bits(double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b) || (std::isnan(a) && std::isnan(b));
+}
 
 ::testing::AssertionResult same_metrics(const Metrics& a, const Metrics& b) {
     const auto el = [](const ElementAt& x, const ElementAt& y) {
@@ -511,7 +514,7 @@ TEST(CompareFused, AComparedTensorsPagesAreGivenBackAndReadAgainIntact) {
     EXPECT_LE(resident_kb(ref_data), 4);
     EXPECT_LE(resident_kb(test_dump->tensors()[0].data.data()), 4);
     // Read again, the same bytes, and the same numbers as the unfused path on copies in memory.
-    EXPECT_EQ(std::memcmp(ref_data, ref.data(), ref.size() * 4), 0);
+    EXPECT_TRUE(std::string_view(ref_data, ref.size() * 4) == std::string_view(reinterpret_cast<const char*>(ref.data()), ref.size() * 4));
     const TensorView a{"x", DType::f32, {ref.size()}, std::string_view(reinterpret_cast<const char*>(test.data()), test.size() * 4)};
     const TensorView b{"x", DType::f32, {ref.size()}, std::string_view(reinterpret_cast<const char*>(ref.data()), ref.size() * 4)};
     EXPECT_TRUE(same_metrics(c.results[0].metrics, unfused::compute_metrics(a, b, c.results[0].tolerance, 1)));
