@@ -18,6 +18,7 @@
 #include "fleet/reader.hpp"
 #include "fleet/render.hpp"
 #include "integration/run_cudoctor.hpp"
+#include "report/style.hpp"
 #include "rules/rules.hpp"
 #include "snapshot/fast_reader.hpp"
 #include "snapshot/snapshot_json.hpp"
@@ -348,7 +349,8 @@ TEST(FleetFastReader, FleetOutputIsTheSameFromBothReaders) {
         auto snap = seeds[i % 3 == 0 ? static_cast<std::size_t>(i) % seeds.size() : 0];
         char host[16];
         std::snprintf(host, sizeof host, "gpu%04d", i);
-        snap["hostname"] = i % 97 == 5 ? "gpu0001" : host;  // a few duplicates
+        snap["hostname"] = i % 97 == 5 ? "gpu0001" : host;                          // a few duplicates
+        if (i % 89 == 3) snap["hostname"] = std::string(host) + "-\u00fc\"\t\x01";  // escaped in JSON, made safe in text
         snap["taken_at"] = "2024-06-" + std::string(i % 53 == 0 ? "01" : "12") + "T06:" + std::to_string(10 + i % 50) + ":00Z";
         if (i % 31 == 0) snap["driver"]["kernel_module_version"] = "555.42.02";
         if (i % 37 == 0 && !snap["toolkits"].empty()) snap["toolkits"].erase(snap["toolkits"].size() - 1);
@@ -382,11 +384,26 @@ TEST(FleetFastReader, FleetOutputIsTheSameFromBothReaders) {
         fleet::render_text(report, {}, text);
         fleet::render_markdown(report, {}, markdown);
         fleet::render_prometheus(report, prometheus);
-        return std::vector<std::string>{text.str(), markdown.str(), prometheus.str(), fleet::to_json(report).dump(2)};
+        std::ostringstream streamed;
+        fleet::write_json(report, streamed);
+        EXPECT_EQ(streamed.str(), report::json_text(fleet::to_json(report))) << "write_json differs from to_json";
+        return std::vector<std::string>{text.str(), markdown.str(), prometheus.str(), streamed.str()};
     };
     const auto slow = outputs(fleet::SnapshotParser::nlohmann, 3);
     EXPECT_EQ(outputs(fleet::SnapshotParser::fast, 3), slow);
     EXPECT_EQ(outputs(fleet::SnapshotParser::fast, 1), slow);
+    // write_json against to_json with a baseline, and on an empty fleet.
+    auto results = fleet::read_fleet(*files, knowledge, 2, false);
+    fleet::AnalyseOptions with_baseline;
+    for (const auto& r : results)
+        if (const auto* node = std::get_if<fleet::NodeSummary>(&r); node && !with_baseline.baseline) with_baseline.baseline = *node;
+    ASSERT_TRUE(with_baseline.baseline);
+    const auto report = fleet::analyse(std::move(results), with_baseline);
+    std::ostringstream streamed, empty;
+    fleet::write_json(report, streamed);
+    EXPECT_EQ(streamed.str(), report::json_text(fleet::to_json(report)));
+    fleet::write_json(fleet::analyse({}, {}), empty);
+    EXPECT_EQ(empty.str(), report::json_text(fleet::to_json(fleet::analyse({}, {}))));
     // The broken files are there, with the slow reader's messages.
     EXPECT_NE(slow[0].find("empty file"), std::string::npos);
     EXPECT_NE(slow[3].find("truncated JSON"), std::string::npos);
