@@ -448,7 +448,16 @@ class JsonWriter {
 void write_json(const FleetReport& r, std::ostream& out) {
     std::string text;
     JsonWriter w(text);
-    auto names = [&](const std::vector<std::size_t>& idx) { w.strings(names_of(r, idx)); };
+    // Written out in pieces: ten thousand nodes are megabytes of JSON.
+    auto spill = [&] {
+        if (text.size() < (64u << 10)) return;
+        out << text;
+        text.clear();
+    };
+    auto names = [&](const std::vector<std::size_t>& idx) {
+        w.strings(names_of(r, idx));
+        spill();
+    };
     w.begin_object();
     w.key("drift").begin_array();
     for (const auto& d : r.drift) {
@@ -466,6 +475,7 @@ void write_json(const FleetReport& r, std::ostream& out) {
         w.key("file").value(r.nodes[d.node].file);
         w.key("node").value(r.nodes[d.node].name);
         w.end_object();
+        spill();
     }
     w.end_array();
     w.key("findings").begin_array();
@@ -523,6 +533,7 @@ void write_json(const FleetReport& r, std::ostream& out) {
         w.key("taken_at").value(n.taken_at);
         w.key("tool_version").value(n.tool_version);
         w.end_object();
+        spill();
     }
     w.end_array();
     w.key("reference").begin_object();
@@ -545,6 +556,7 @@ void write_json(const FleetReport& r, std::ostream& out) {
         w.key("node").value(r.nodes[s.node].name);
         w.key("taken_at").value(r.nodes[s.node].taken_at);
         w.end_object();
+        spill();
     }
     w.end_array();
     w.key("stale_after_seconds").value(r.stale_after_seconds);
