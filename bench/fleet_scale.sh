@@ -3,9 +3,12 @@
 # ones: `cudoctor check --root` on the fixture machines gives one snapshot each; every
 # generated node copies one of them with its own host name and time, and a few percent drift
 # (another driver, a toolkit missing), go stale, or are broken (cut in half, a newer schema).
-# Times `fleet` (wall seconds and peak memory from /usr/bin/time -v) against what a site's
-# script does today: `cat` of every file (the floor: reading the bytes) and a Python loop
-# that json.load()s every file (parsing only, no rules, no comparison).
+# Times `fleet` (text and --json) in the same loop as what a site's script does today: `cat` of
+# every file (the floor: reading the bytes) and a Python loop that json.load()s every file
+# (parsing only, no rules, no comparison). bench/rounds.py runs them in paired rounds with the
+# order rotated and prints median, range, peak memory and each one's ratio to the Python loop
+# (above 1: faster than it). The goal of issue #25: fleet's ratio >= 2.
+# ROUNDS (default 7) sets the number of rounds.
 # Usage: bench/fleet_scale.sh [build-dir] [N]
 set -eu
 BUILD=${1:-build}
@@ -13,7 +16,6 @@ N=${2:-10000}
 CUDOCTOR=$BUILD/cudoctor
 ROOTS=$BUILD/roots
 [ -x "$CUDOCTOR" ] || { echo "fleet_scale: $CUDOCTOR not built"; exit 1; }
-[ -x /usr/bin/time ] || { echo "fleet_scale: /usr/bin/time missing (apt-get install time)"; exit 1; }
 WORK=$(mktemp -d /tmp/cudoctor-fleet-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/seeds" "$WORK/fleet"
@@ -52,25 +54,17 @@ bytes=$(du -sb "$WORK/fleet" | cut -f1)
 echo "fleet: $N snapshots, $((bytes / 1000000)) MB, $(nproc) cores"
 cat "$WORK"/fleet/* > /dev/null  # warm the page cache for every contender alike
 
-measure() {  # measure LABEL CMD...: wall seconds and peak RSS (MiB)
-  label=$1; shift
-  /usr/bin/time -v "$@" > /dev/null 2> "$WORK/time.txt" || true
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$WORK/time.txt")
-  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}' "$WORK/time.txt")
-  printf '%-44s %8.2f s %7s MiB\n' "$label" "$wall" "$rss"
-  echo "$wall" > "$WORK/last"
-}
-
-measure "cat every file > /dev/null" sh -c "cat '$WORK'/fleet/* > /dev/null"; t_cat=$(cat "$WORK/last")
-measure "python3: json.load every file" python3 -c "
+cat > "$WORK/load.py" <<'PY'
 import json, os, sys
 d = sys.argv[1]
 for f in os.listdir(d):
     try: json.load(open(os.path.join(d, f)))
-    except ValueError: pass" "$WORK/fleet"; t_py=$(cat "$WORK/last")
-measure "cudoctor fleet --json (rules on every node)" "$CUDOCTOR" fleet --json "$WORK/fleet"; t_fleet=$(cat "$WORK/last")
-measure "cudoctor fleet (text)" "$CUDOCTOR" fleet "$WORK/fleet"
-measure "cudoctor fleet --jobs 1" "$CUDOCTOR" fleet --jobs 1 --json "$WORK/fleet"; t_one=$(cat "$WORK/last")
-
-awk -v f="$t_fleet" -v c="$t_cat" -v p="$t_py" -v o="$t_one" 'BEGIN {
-  printf "fleet / cat = %.2f   fleet / python json.load = %.2f   1 thread / all threads = %.2f\n", f / c, f / p, o / f }'
+    except ValueError: pass
+PY
+# fleet exits 1 when it finds problems (the broken and stale nodes above): that is a success here.
+python3 "$(dirname "$0")/rounds.py" --rounds "${ROUNDS:-7}" --warmup 1 \
+  "python json.load loop=python3 '$WORK/load.py' '$WORK/fleet'" \
+  "cat every file=cat '$WORK'/fleet/* > /dev/null" \
+  "cudoctor fleet (text)='$CUDOCTOR' fleet '$WORK/fleet' > /dev/null || [ \$? -eq 1 ]" \
+  "cudoctor fleet --json='$CUDOCTOR' fleet --json '$WORK/fleet' > /dev/null || [ \$? -eq 1 ]" \
+  "cudoctor fleet --jobs 1='$CUDOCTOR' fleet --jobs 1 '$WORK/fleet' > /dev/null || [ \$? -eq 1 ]"

@@ -58,8 +58,10 @@ ExitStatus run_fleet(const FleetOptions& options, std::ostream& out, std::ostrea
     if (!files) return usage_error(options, out, err, files.error());
 
     const auto report = fleet::analyse(fleet::read_fleet(*files, *kb, options.jobs, options.prometheus), analyse_options);
-    if (options.json) out << report::json_text(fleet::to_json(report)) << "\n";
-    else if (options.markdown) fleet::render_markdown(report, {}, out);
+    if (options.json) {
+        fleet::write_json(report, out);  // as report::json_text(fleet::to_json(report)), without the tree
+        out << "\n";
+    } else if (options.markdown) fleet::render_markdown(report, {}, out);
     else if (options.prometheus) fleet::render_prometheus(report, out);
     else if (options.quiet) out << fleet::verdict_line(report) << "\n";
     else fleet::render_text(report, {}, out);

@@ -31,10 +31,16 @@ Expected<std::vector<std::string>> snapshot_files(const std::vector<std::string>
 /// refused before it is opened for reading), parsed with snapshot::from_json_text.
 Expected<snapshot::Snapshot> read_snapshot_file(const std::string& file);
 
+/// Which reader parses the snapshots: simdjson's (snapshot/fast_reader.hpp), falling back to
+/// read_snapshot_file for any file it does not answer, or read_snapshot_file for every file. Both
+/// give the same results; tests compare them.
+enum class SnapshotParser { fast, nlohmann };
+
 /// Reads and summarises every file on `jobs` threads (0: one per core, at most 16). The result
 /// keeps the order of `files`; each entry is a summary or the reason the file gave none.
 /// `with_metrics`: each summary also keeps its node's metrics (fleet --format prometheus).
+/// Memory: one file's text, parser state and Snapshot per thread at a time, plus the summaries.
 std::vector<std::variant<NodeSummary, Unreadable>> read_fleet(const std::vector<std::string>& files, const kb::Kb& kb, unsigned jobs = 0,
-                                                              bool with_metrics = false);
+                                                              bool with_metrics = false, SnapshotParser parser = SnapshotParser::fast);
 
 }  // namespace cudoctor::fleet

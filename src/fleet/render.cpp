@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "fleet/hostlist.hpp"
 #include "report/style.hpp"
@@ -343,6 +344,228 @@ nlohmann::json to_json(const FleetReport& r) {
     for (const auto& u : r.unreadable) unreadable.push_back({{"file", u.file}, {"code", u.code}, {"message", u.message}});
     j["unreadable"] = std::move(unreadable);
     return j;
+}
+
+namespace {
+
+// A JSON writer that writes what nlohmann's dump(2) writes: members in the order the caller gives
+// them, which must be the sorted order of nlohmann's std::map objects.
+class JsonWriter {
+  public:
+    explicit JsonWriter(std::string& out) : m_out(out) {}
+
+    JsonWriter& begin_object() { return open('{'); }
+    JsonWriter& end_object() { return close('}'); }
+    JsonWriter& begin_array() { return open('['); }
+    JsonWriter& end_array() { return close(']'); }
+    /// A member's name; its value follows.
+    JsonWriter& key(std::string_view name) {
+        element();
+        quoted(name);
+        m_out += ": ";
+        m_after_key = true;
+        return *this;
+    }
+    JsonWriter& value(std::string_view s) {
+        element();
+        quoted(s);
+        return *this;
+    }
+    JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+    JsonWriter& value(bool b) {
+        element();
+        m_out += b ? "true" : "false";
+        return *this;
+    }
+    template <class Int>
+    requires std::is_integral_v<Int> &&(!std::is_same_v<Int, bool>)JsonWriter& value(Int n) {
+        element();
+        m_out += std::to_string(n);
+        return *this;
+    }
+    JsonWriter& null() {
+        element();
+        m_out += "null";
+        return *this;
+    }
+    JsonWriter& strings(const std::vector<std::string>& list) {
+        begin_array();
+        for (const auto& s : list) value(s);
+        return end_array();
+    }
+
+  private:
+    // Before any value: in an array, the separator and the indentation; after a key, nothing.
+    void element() {
+        if (m_after_key) {
+            m_after_key = false;
+            return;
+        }
+        if (m_counts.empty()) return;
+        if (m_counts.back()++ > 0) m_out += ',';
+        m_out += '\n';
+        m_out.append(2 * m_counts.size(), ' ');
+    }
+    JsonWriter& open(char c) {
+        element();
+        m_out += c;
+        m_counts.push_back(0);
+        return *this;
+    }
+    JsonWriter& close(char c) {
+        const bool empty = m_counts.back() == 0;
+        m_counts.pop_back();
+        if (!empty) {
+            m_out += '\n';
+            m_out.append(2 * m_counts.size(), ' ');
+        }
+        m_out += c;
+        return *this;
+    }
+    // Plain printable ASCII as it is; anything else (quotes, controls, UTF-8, invalid bytes)
+    // through nlohmann's own escaping, so the bytes are its bytes.
+    void quoted(std::string_view s) {
+        const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+            const auto u = static_cast<unsigned char>(c);
+            return u >= 0x20 && u < 0x7f && c != '"' && c != '\\';
+        });
+        if (plain) {
+            m_out += '"';
+            m_out += s;
+            m_out += '"';
+        } else {
+            m_out += report::json_text(nlohmann::json(std::string(s)), -1);
+        }
+    }
+
+    std::string& m_out;
+    std::vector<std::size_t> m_counts;  ///< elements written so far, per open object or array
+    bool m_after_key = false;
+};
+
+}  // namespace
+
+void write_json(const FleetReport& r, std::ostream& out) {
+    std::string text;
+    JsonWriter w(text);
+    // Written out in pieces: ten thousand nodes are megabytes of JSON.
+    auto spill = [&] {
+        if (text.size() < (64u << 10)) return;
+        out << text;
+        text.clear();
+    };
+    auto names = [&](const std::vector<std::size_t>& idx) {
+        w.strings(names_of(r, idx));
+        spill();
+    };
+    w.begin_object();
+    w.key("drift").begin_array();
+    for (const auto& d : r.drift) {
+        w.begin_object().key("differences").begin_array();
+        for (const auto& x : d.differences) {
+            w.begin_object();
+            w.key("extra").strings(x.extra);
+            w.key("items").strings(x.items);
+            w.key("layer").value(to_string(x.layer));
+            w.key("missing").strings(x.missing);
+            w.key("reference").strings(x.reference);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("file").value(r.nodes[d.node].file);
+        w.key("node").value(r.nodes[d.node].name);
+        w.end_object();
+        spill();
+    }
+    w.end_array();
+    w.key("findings").begin_array();
+    for (const auto& f : r.findings) {
+        w.begin_object();
+        w.key("id").value(f.id);
+        w.key("layer").value(snapshot::to_string(f.layer));
+        w.key("node_severities").begin_array();
+        for (auto sev : f.node_severities) w.value(snapshot::to_string(sev));
+        w.end_array();
+        w.key("nodes");
+        names(f.nodes);
+        w.key("severity").value(snapshot::to_string(f.severity));
+        w.key("title").value(f.title);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("kind").value("cudoctor-fleet");
+    w.key("layers").begin_array();
+    for (const auto& l : r.layers) {
+        w.begin_object();
+        w.key("agree").value(l.agree);
+        w.key("layer").value(to_string(l.layer));
+        w.key("reference").strings(l.reference);
+        w.key("tie").value(l.tie);
+        w.key("variants").begin_array();
+        for (const auto& v : l.variants) {
+            w.begin_object().key("items").strings(v.items).key("nodes");
+            names(v.nodes);
+            w.end_object();
+        }
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
+    w.key("newest");
+    if (r.newest) w.value(snapshot::format_utc(*r.newest));
+    else w.null();
+    w.key("node_count").value(r.nodes.size());
+    w.key("nodes").begin_array();
+    // The layers by name, as nlohmann's map orders them.
+    std::vector<Layer> by_name(kLayers.begin(), kLayers.end());
+    std::sort(by_name.begin(), by_name.end(), [](Layer a, Layer b) { return to_string(a) < to_string(b); });
+    for (const auto& n : r.nodes) {
+        w.begin_object();
+        w.key("file").value(n.file);
+        w.key("findings").begin_array();
+        for (const auto& f : n.findings) w.value(f.id);
+        w.end_array();
+        w.key("hostname").value(n.hostname);
+        w.key("layers").begin_object();
+        for (auto l : by_name) w.key(to_string(l)).strings(n.items(l));
+        w.end_object();
+        w.key("name").value(n.name);
+        w.key("taken_at").value(n.taken_at);
+        w.key("tool_version").value(n.tool_version);
+        w.end_object();
+        spill();
+    }
+    w.end_array();
+    w.key("reference").begin_object();
+    if (r.baseline) {
+        w.key("file").value(r.baseline->file);
+        w.key("kind").value("baseline");
+        w.key("node").value(r.baseline->name);
+    } else {
+        w.key("kind").value("majority");
+    }
+    w.end_object();
+    w.key("schema").value(1);
+    w.key("stale").begin_array();
+    for (const auto& s : r.stale) {
+        w.begin_object();
+        w.key("age_seconds");
+        if (s.age_seconds) w.value(*s.age_seconds);
+        else w.null();
+        w.key("file").value(r.nodes[s.node].file);
+        w.key("node").value(r.nodes[s.node].name);
+        w.key("taken_at").value(r.nodes[s.node].taken_at);
+        w.end_object();
+        spill();
+    }
+    w.end_array();
+    w.key("stale_after_seconds").value(r.stale_after_seconds);
+    w.key("unreadable").begin_array();
+    for (const auto& u : r.unreadable)
+        w.begin_object().key("code").value(u.code).key("file").value(u.file).key("message").value(u.message).end_object();
+    w.end_array();
+    w.end_object();
+    out << text;
 }
 
 }  // namespace cudoctor::fleet

@@ -25,6 +25,9 @@ std::string verdict_line(const FleetReport& report);
 void render_markdown(const FleetReport& report, const RenderOptions& options, std::ostream& out);
 /// Every node, difference, finding group, stale and unreadable file; node lists in full.
 nlohmann::json to_json(const FleetReport& report);
+/// report::json_text(to_json(report)), byte for byte, written as it goes: no JSON tree of ten
+/// thousand nodes is built (fleet --json).
+void write_json(const FleetReport& report, std::ostream& out);
 
 /// "7d", "36h", "3d12h", "45m", "90s" for a duration in seconds (largest units, at most two).
 std::string format_duration(std::int64_t seconds);

@@ -120,6 +120,10 @@ std::string layer_value(const std::vector<std::string>& items) {
 }
 
 NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file, bool with_metrics) {
+    return summarize(snap, rules::evaluate(snap, kb), std::move(file), with_metrics);
+}
+
+NodeSummary summarize(const snapshot::Snapshot& snap, const std::vector<snapshot::Finding>& findings, std::string file, bool with_metrics) {
     NodeSummary s;
     s.hostname = snap.hostname;
     s.name = name_of(snap.hostname, file);
@@ -133,7 +137,7 @@ NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::str
     s.layers[static_cast<std::size_t>(Layer::toolkits)] = toolkit_items(snap.toolkits);
     s.layers[static_cast<std::size_t>(Layer::cudnn)] = cudnn_items(snap.cudnn);
     s.layers[static_cast<std::size_t>(Layer::frameworks)] = framework_items(snap.frameworks);
-    const auto findings = rules::evaluate(snap, kb);
+    s.findings.reserve(findings.size());
     for (const auto& f : findings) s.findings.push_back({f.id, f.severity, f.layer, f.title});
     if (with_metrics) s.metrics = report::machine_metrics(snap, findings);
     return s;

@@ -56,5 +56,9 @@ std::string layer_value(const std::vector<std::string>& items);
 /// reading it, so an old snapshot gets new rules), and with `with_metrics` its metrics. Never
 /// fails: unknown facts are empty items.
 NodeSummary summarize(const snapshot::Snapshot& snap, const kb::Kb& kb, std::string file, bool with_metrics = false);
+/// summarize() with the findings today's rules give for `snap` already at hand (read_fleet keeps
+/// them for the configurations it has seen).
+NodeSummary summarize(const snapshot::Snapshot& snap, const std::vector<snapshot::Finding>& findings, std::string file,
+                      bool with_metrics = false);
 
 }  // namespace cudoctor::fleet
