@@ -111,7 +111,14 @@ struct LogScanner::Impl {
     std::size_t newlines = 0;  // '\n' before the current block
     std::size_t total_bytes = 0;
     bool ended_without_newline = false;
-    std::vector<std::uint32_t> ids;  // reused
+    std::vector<std::uint32_t> ids;     // reused
+    std::vector<re2::StringPiece> sub;  // reused
+    // A pattern without assertions (^ $ \b ...) that matched [first, second) of block number
+    // last_block: a window holding that match cannot give it a new line (see match_window).
+    std::vector<char> context_free;
+    std::vector<std::pair<std::size_t, std::size_t>> last_span;
+    std::vector<std::uint64_t> last_block;
+    std::uint64_t block_number = 0;
     // The literals in the current block, {start, length} by start then length (when known: a
     // block of 4 GiB or more, or a failed scan, falls back to searching for each literal).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> occurrences;
@@ -169,6 +176,9 @@ Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLi
     if (auto ok = impl->compile(); !ok) return Unexpected<Error>(ok.error());
     impl->counts.assign(impl->patterns.size(), 0);
     impl->last_line.assign(impl->patterns.size(), 0);
+    for (const auto& p : impl->patterns) impl->context_free.push_back(detail::has_assertions(p.regex) ? 0 : 1);
+    impl->last_span.assign(impl->patterns.size(), {0, 0});
+    impl->last_block.assign(impl->patterns.size(), 0);
     return LogScanner(std::move(impl));
 }
 
@@ -365,6 +375,7 @@ void LogScanner::Impl::scan_block(std::string_view block, std::size_t scan_end) 
     const std::size_t n = block.size();
     const std::size_t max_line = limits.max_line;
     find_candidates(block);
+    ++block_number;
     const bool may_skip = always.empty() && !all_candidates && !literal_has_break;
     std::size_t pos = 0;
     std::size_t counted = 0;  // '\n' in block[0, counted) are in `newlines`
@@ -380,7 +391,9 @@ void LogScanner::Impl::scan_block(std::string_view block, std::size_t scan_end) 
             // A window ends at most at the line break after the one ending its literal's line ("\r\n"
             // is one break): no line before the second break back from the candidate reaches it.
             const std::size_t e = candidates[next].end;
-            if (no_cr) {
+            if (e <= pos) {
+                // the candidate is behind (inside an overlong line's windows): nothing to skip
+            } else if (no_cr) {
                 const char* base = block.data() + pos;
                 if (const auto* b1 = static_cast<const char*>(::memrchr(base, '\n', e - pos)))
                     if (const auto* b2 = static_cast<const char*>(::memrchr(base, '\n', static_cast<std::size_t>(b1 - base))))
@@ -453,8 +466,12 @@ void LogScanner::Impl::match_window(std::string_view block, std::size_t line_sta
     for (const auto id : ids) {
         const auto index = static_cast<std::size_t>(id);
         const RE2& re = *regexes[index];
+        // The window holds this pattern's last match (a message seen through the window of the
+        // line before): RE2's first match here starts there or earlier, on a line already counted.
+        if (context_free[index] && last_block[index] == block_number && last_span[index].first >= w_begin && last_span[index].second <= w_end)
+            continue;
         const int groups = re.NumberOfCapturingGroups();
-        std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);
+        sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
         if (!re.Match(window, 0, window.size(), RE2::UNANCHORED, sub.data(), groups + 1)) continue;
         const std::size_t m_begin = static_cast<std::size_t>(sub[0].data() - block.data());
         const std::size_t m_end = m_begin + sub[0].size();
@@ -462,6 +479,8 @@ void LogScanner::Impl::match_window(std::string_view block, std::size_t line_sta
             line_of_start + 1 + static_cast<std::size_t>(std::count(block.begin() + line_start, block.begin() + m_begin, '\n'));
         if (line <= last_line[index]) continue;
         last_line[index] = line;
+        last_span[index] = {m_begin, m_end};
+        last_block[index] = block_number;
         ++counts[index];
         std::size_t kept = 0;
         for (const auto& h : hits) kept += h.pattern == index;

@@ -162,14 +162,8 @@ class Reader {
     bool m_ok = true;
 };
 
-}  // namespace
-
-bool literal_required(std::string_view regex, std::string_view literal) {
-    if (literal.empty()) return true;
-    return Reader(regex, literal).whole();
-}
-
-std::optional<std::string> superset_expression(std::string_view re) {
+/// superset_expression, noting in *dropped whether an assertion was dropped.
+std::optional<std::string> widen(std::string_view re, bool* dropped) {
     std::string out;
     out.reserve(re.size());
     std::size_t i = 0;
@@ -180,6 +174,7 @@ std::optional<std::string> superset_expression(std::string_view re) {
             const char e = re[i + 1];
             if (e == 'b' || e == 'B' || e == 'A' || e == 'z') {
                 i += 2;  // true at the edge of a window, whatever the text beyond it
+                if (dropped) *dropped = true;
                 continue;
             }
             if (e == 'p' || e == 'P' || e == 'Q' || e == 'C' || is_digit(e)) return std::nullopt;
@@ -205,6 +200,7 @@ std::optional<std::string> superset_expression(std::string_view re) {
             i = j;
         } else if (c == '^' || c == '$') {
             ++i;  // a window starts and ends where the text does not
+            if (dropped) *dropped = true;
         } else if (c == '{') {
             const std::size_t j = repeat_end(re, i);
             if (j != npos) {
@@ -223,6 +219,20 @@ std::optional<std::string> superset_expression(std::string_view re) {
         }
     }
     return out;
+}
+
+}  // namespace
+
+bool literal_required(std::string_view regex, std::string_view literal) {
+    if (literal.empty()) return true;
+    return Reader(regex, literal).whole();
+}
+
+std::optional<std::string> superset_expression(std::string_view re) { return widen(re, nullptr); }
+
+bool has_assertions(std::string_view regex) {
+    bool dropped = false;
+    return !widen(regex, &dropped) || dropped;
 }
 
 }  // namespace cudoctor::formats::detail

@@ -19,4 +19,9 @@ bool literal_required(std::string_view regex, std::string_view literal);
 /// to compile). It may match more; never less. nullopt for syntax it does not translate.
 std::optional<std::string> superset_expression(std::string_view regex);
 
+/// True when the RE2 pattern has an assertion about its surroundings (^ $ \b \B \A \z) or syntax
+/// this reading does not follow: then whether it matches a stretch of text can depend on the
+/// text around it. False means a match inside a window is a match inside any larger window.
+bool has_assertions(std::string_view regex);
+
 }  // namespace cudoctor::formats::detail

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 using cudoctor::formats::LogPattern;
 using cudoctor::formats::LogScanner;
 using cudoctor::formats::ScanLimits;
+using cudoctor::formats::detail::has_assertions;
 using cudoctor::formats::detail::literal_required;
 using cudoctor::formats::detail::Re2LogScanner;
 using cudoctor::formats::detail::superset_expression;
@@ -350,4 +351,13 @@ TEST(RegexSuperset, SupersetExpression) {
     EXPECT_EQ(superset_expression(R"(caf\pL)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"(abc\)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"([abc)"), std::nullopt);
+}
+
+TEST(RegexSuperset, HasAssertions) {
+    EXPECT_FALSE(has_assertions(R"(Building (?:CUDA|CXX) object [^$^]\$\^)"));
+    EXPECT_FALSE(has_assertions(R"(xz: [^\n]{0,200}: (corrupt))"));
+    EXPECT_TRUE(has_assertions(R"(^No devices were found\s*$)"));
+    EXPECT_TRUE(has_assertions(R"(\bwsl2\b)"));
+    EXPECT_TRUE(has_assertions(R"(a\Bb)"));
+    EXPECT_TRUE(has_assertions(R"(caf\pL)"));  // not read: assumed
 }
