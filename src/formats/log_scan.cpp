@@ -96,6 +96,9 @@ struct LogScanner::Impl {
     Scratch scratch;                          // this scanner's own: scanning is thread-safe per instance
     std::vector<std::size_t> literal_length;  // by id in literal_db
     std::size_t longest_literal = 0;
+    std::string single_bytes;  // the literals of one byte, not in literal_db
+    // For each of them: where the last memchr started, and what it found (npos: nothing after).
+    std::vector<std::pair<std::size_t, std::size_t>> single_next;
     std::vector<std::uint32_t> always;      // patterns without a pre-filter: run in every window
     std::vector<Candidate> candidates;      // of the current block, by end
     bool all_candidates = false;            // a scan failed: every pattern in every window
@@ -193,21 +196,28 @@ Expected<void> LogScanner::Impl::compile() {
     std::vector<const char*> expressions;
     std::vector<std::size_t> lengths;
     std::vector<unsigned> flags, ids;
-    for (const auto& l : literal_text) {
+    for (std::size_t i = 0; i < literal_text.size(); ++i) {
+        const auto& l = literal_text[i];
+        literal_length.push_back(l.size());
+        longest_literal = std::max(longest_literal, l.size());
+        literal_has_break = literal_has_break || l.find_first_of("\r\n") != std::string::npos;
+        if (l.size() == 1) {  // a byte like ':' is on most lines: memchr finds it when asked
+            single_bytes += l;
+            continue;
+        }
         expressions.push_back(l.data());
         lengths.push_back(l.size());
         flags.push_back(0);
-        ids.push_back(static_cast<unsigned>(ids.size()));
-        longest_literal = std::max(longest_literal, l.size());
-        literal_has_break = literal_has_break || l.find_first_of("\r\n") != std::string::npos;
+        ids.push_back(static_cast<unsigned>(i));
     }
-    literal_length = lengths;
     hs_database_t* db = nullptr;
     hs_compile_error_t* error = nullptr;
-    if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(expressions.size()),
-                             HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS)
-        return fail(Errc::parse, "literals: " + compile_error_text(error));
-    literal_db.reset(db);
+    if (!expressions.empty()) {
+        if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(expressions.size()),
+                                 HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS)
+            return fail(Errc::parse, "literals: " + compile_error_text(error));
+        literal_db.reset(db);
+    }
 
     // Candidates: a long literal every match contains stands for its pattern; the others are
     // pre-filtered by their own regex, widened.
@@ -344,7 +354,8 @@ void LogScanner::Impl::find_candidates(std::string_view block) {
         return 0;
     };
     const auto size = static_cast<unsigned>(block.size());
-    if (hs_scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
+    single_next.assign(single_bytes.size(), {npos, npos});
+    if (literal_db && hs_scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
         occurrences_known = false, all_candidates = true;
     if (regex_db && !all_candidates && hs_scan(regex_db.get(), block.data(), size, 0, scratch.get(), on_regex, this) != HS_SUCCESS)
         all_candidates = true;
@@ -355,11 +366,25 @@ void LogScanner::Impl::find_candidates(std::string_view block) {
 std::pair<std::size_t, std::size_t> LogScanner::Impl::next_literal(std::string_view block, std::size_t pos, std::size_t limit) {
     if (!occurrences_known) return next_literal_slowly(block, pos, limit);
     // The shortest comes first at each start; one that ends past the limit is skipped.
+    std::pair<std::size_t, std::size_t> best{npos, 0};
     for (auto it = std::lower_bound(occurrences.begin(), occurrences.end(),
                                     std::pair<std::uint32_t, std::uint32_t>{static_cast<std::uint32_t>(pos), 0});
-         it != occurrences.end() && it->first < limit; ++it)
-        if (std::size_t{it->first} + it->second <= limit) return {it->first, it->second};
-    return {npos, 0};
+         it != occurrences.end() && it->first < limit; ++it) {
+        if (std::size_t{it->first} + it->second <= limit) {
+            best = {it->first, it->second};
+            break;
+        }
+    }
+    for (std::size_t k = 0; k < single_bytes.size(); ++k) {
+        auto& [from, at] = single_next[k];
+        if (pos < from || (at != npos && at < pos)) {  // the last answer is not the first from pos
+            const void* p = std::memchr(block.data() + pos, single_bytes[k], block.size() - pos);
+            from = pos;
+            at = p ? static_cast<std::size_t>(static_cast<const char*>(p) - block.data()) : npos;
+        }
+        if (at != npos && at < limit && (at < best.first || (at == best.first && best.second > 1))) best = {at, 1};
+    }
+    return best;
 }
 
 std::pair<std::size_t, std::size_t> LogScanner::Impl::next_literal_slowly(std::string_view block, std::size_t pos, std::size_t limit) {

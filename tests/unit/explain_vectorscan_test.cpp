@@ -17,6 +17,9 @@
 #include "formats/log_scan_re2.hpp"
 #include "formats/regex_superset.hpp"
 
+// Everything in a namespace of its own: the unity build puts several test files in one unit.
+namespace explain_vectorscan_test {
+
 namespace fs = std::filesystem;
 using cudoctor::formats::LogPattern;
 using cudoctor::formats::LogScanner;
@@ -361,3 +364,5 @@ TEST(RegexSuperset, HasAssertions) {
     EXPECT_TRUE(has_assertions(R"(a\Bb)"));
     EXPECT_TRUE(has_assertions(R"(caf\pL)"));  // not read: assumed
 }
+
+}  // namespace explain_vectorscan_test
