@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <stdlib.h>  // setenv
+
 #include "formats/log_scan.hpp"
 #include "formats/log_scan_re2.hpp"
 
@@ -30,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     cudoctor::formats::ScanLimits limits;
     limits.max_line = 300;  // small, so the fuzzer reaches the overlong-line windows
+    // The Vectorscan engine is opt-in (CUDOCTOR_LOG_ENGINE): it is the one fuzzed here.
+    static const bool vectorscan = ::setenv("CUDOCTOR_LOG_ENGINE", "vectorscan", 1) == 0;
+    (void)vectorscan;
     // Compiled once (RE2 compilation dominates otherwise), reset for every input.
     static auto whole = cudoctor::formats::LogScanner::create(patterns(), limits);
     static auto pieces = cudoctor::formats::LogScanner::create(patterns(), limits);

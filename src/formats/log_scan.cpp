@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -14,9 +15,15 @@
 #include <re2/re2.h>
 
 #include "formats/log_scan_detail.hpp"
+#include "formats/log_scan_re2.hpp"
 #include "formats/regex_superset.hpp"
 
-// How the scan finds the few places worth RE2's time, with Vectorscan:
+// Two engines behind one interface. By default the RE2 one (detail::Re2LogScanner: an RE2
+// alternation of the literals, then RE2::Set). With CUDOCTOR_LOG_ENGINE=vectorscan, the one below;
+// it is not the default because Debian's Vectorscan 5.4.9 was caught missing a literal match
+// depending on where the buffer lay in memory (bench/vectorscan_literal_repro.cpp).
+//
+// How the Vectorscan engine finds the few places worth RE2's time:
 //
 // The lines looked at, and the window of text each is matched in, are exactly those of the
 // reference engine (log_scan_re2.cpp, where an RE2 alternation of the literals finds them): a
@@ -87,6 +94,8 @@ struct Candidate {
 }  // namespace
 
 struct LogScanner::Impl {
+    // The RE2 engine, when Vectorscan is not asked for (CUDOCTOR_LOG_ENGINE): every call goes there.
+    std::unique_ptr<detail::Re2LogScanner> reference;
     std::vector<LogPattern> patterns;
     ScanLimits limits;
     std::vector<std::unique_ptr<RE2>> regexes;
@@ -163,6 +172,14 @@ struct LogScanner::Impl {
 Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
     auto impl = std::make_unique<Impl>();
+    // Vectorscan only when asked for: Debian's 5.4.9 was seen to miss a literal match, depending
+    // on where the buffer lay in memory (a small literal set, AVX-512; see the bench notes).
+    if (const char* engine = std::getenv("CUDOCTOR_LOG_ENGINE"); !engine || std::string_view(engine) != "vectorscan") {
+        auto reference = detail::Re2LogScanner::create(std::move(patterns), limits);
+        if (!reference) return Unexpected<Error>(reference.error());
+        impl->reference = std::make_unique<detail::Re2LogScanner>(std::move(*reference));
+        return LogScanner(std::move(impl));
+    }
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
     const auto options = detail::byte_options();
@@ -281,13 +298,20 @@ LogScanner::LogScanner(LogScanner&&) noexcept = default;
 LogScanner& LogScanner::operator=(LogScanner&&) noexcept = default;
 LogScanner::~LogScanner() = default;
 
-const std::vector<LogHit>& LogScanner::hits() const { return m_impl->hits; }
-std::size_t LogScanner::match_count(std::size_t index) const { return index < m_impl->counts.size() ? m_impl->counts[index] : 0; }
-const std::vector<LogPattern>& LogScanner::patterns() const { return m_impl->patterns; }
-std::size_t LogScanner::lines() const { return m_impl->newlines + (m_impl->ended_without_newline ? 1 : 0); }
-std::size_t LogScanner::bytes() const { return m_impl->total_bytes; }
+const std::vector<LogHit>& LogScanner::hits() const { return m_impl->reference ? m_impl->reference->hits() : m_impl->hits; }
+std::size_t LogScanner::match_count(std::size_t index) const {
+    if (m_impl->reference) return m_impl->reference->match_count(index);
+    return index < m_impl->counts.size() ? m_impl->counts[index] : 0;
+}
+const std::vector<LogPattern>& LogScanner::patterns() const { return m_impl->reference ? m_impl->reference->patterns() : m_impl->patterns; }
+std::size_t LogScanner::lines() const {
+    if (m_impl->reference) return m_impl->reference->lines();
+    return m_impl->newlines + (m_impl->ended_without_newline ? 1 : 0);
+}
+std::size_t LogScanner::bytes() const { return m_impl->reference ? m_impl->reference->bytes() : m_impl->total_bytes; }
 
 void LogScanner::feed(std::string_view bytes) {
+    if (m_impl->reference) return m_impl->reference->feed(bytes);
     auto& m = *m_impl;
     m.total_bytes += bytes.size();
     const std::size_t old = m.carry.size();
@@ -315,6 +339,7 @@ void LogScanner::feed(std::string_view bytes) {
 }
 
 void LogScanner::finish() {
+    if (m_impl->reference) return m_impl->reference->finish();
     auto& m = *m_impl;
     if (!m.carry.empty()) {
         m.ended_without_newline = m.carry.back() != '\n';
@@ -324,6 +349,7 @@ void LogScanner::finish() {
 }
 
 void LogScanner::reset() {
+    if (m_impl->reference) return m_impl->reference->reset();
     auto& m = *m_impl;
     m.hits.clear();
     m.counts.assign(m.patterns.size(), 0);
@@ -345,7 +371,7 @@ void LogScanner::Impl::find_candidates(std::string_view block) {
     const auto on_literal = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) -> int {
         auto& m = *static_cast<Impl*>(context);
         const std::size_t length = m.literal_length[id];
-        m.occurrences.push_back({static_cast<std::uint32_t>(to - length), static_cast<std::uint32_t>(length)});
+        m.occurrences.emplace_back(static_cast<std::uint32_t>(to - length), static_cast<std::uint32_t>(length));
         for (const auto pattern : m.strong_patterns[id]) m.candidates.push_back({static_cast<std::size_t>(to), pattern});
         return 0;
     };

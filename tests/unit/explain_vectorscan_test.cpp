@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include <stdlib.h>  // setenv
+
 #include "explain/explain.hpp"
 #include "formats/log_scan.hpp"
 #include "formats/log_scan_re2.hpp"
@@ -91,12 +93,16 @@ std::vector<std::size_t> pieces(std::size_t size, std::size_t piece) {
     return ::testing::AssertionSuccess();
 }
 
+/// LogScanner runs on Vectorscan only when CUDOCTOR_LOG_ENGINE=vectorscan (see log_scan.cpp).
+void use_vectorscan() { ::setenv("CUDOCTOR_LOG_ENGINE", "vectorscan", 1); }
+
 /// Both engines over the same patterns and limits.
 struct Engines {
     LogScanner fast;
     Re2LogScanner reference;
 
     static Engines make(const std::vector<LogPattern>& patterns, ScanLimits limits = {}) {
+        use_vectorscan();
         auto f = LogScanner::create(patterns, limits);
         auto r = Re2LogScanner::create(patterns, limits);
         EXPECT_TRUE(f) << f.error().message;
@@ -307,6 +313,7 @@ TEST(ExplainVectorscan, OneScannerPerThread) {
     auto engines = Engines::make(catalog());
     feed(engines.reference, log);
     std::vector<LogScanner> scanners;
+    use_vectorscan();
     for (int i = 0; i < 4; ++i) scanners.push_back(std::move(*LogScanner::create(catalog())));
     std::vector<std::thread> threads;
     for (auto& s : scanners) threads.emplace_back([&s, &log] { feed(s, log, pieces(log.size(), 5000)); });
@@ -314,7 +321,20 @@ TEST(ExplainVectorscan, OneScannerPerThread) {
     for (const auto& s : scanners) EXPECT_TRUE(same(s, engines.reference));
 }
 
+TEST(ExplainVectorscan, TheDefaultIsTheRe2Engine) {
+    ::unsetenv("CUDOCTOR_LOG_ENGINE");
+    auto s = LogScanner::create(catalog());
+    ASSERT_TRUE(s);
+    auto engines = Engines::make(catalog());  // (sets the variable again, for the tests after this one)
+    std::string log;
+    for (const auto& m : messages()) log += m + "\n";
+    feed(*s, log);
+    feed(engines.reference, log);
+    EXPECT_TRUE(same(*s, engines.reference));
+}
+
 TEST(ExplainVectorscan, CreateErrors) {
+    use_vectorscan();
     EXPECT_EQ(LogScanner::create({}).error().code, cudoctor::Errc::usage);
     auto bad = LogScanner::create({{"p", "abc", "abc("}});
     ASSERT_FALSE(bad);
