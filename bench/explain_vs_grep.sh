@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# cudoctor explain --log on a large generated log, side by side with what people run today:
-# grep -E with the same patterns (the regex column of data/error_catalog.tsv, turned into POSIX
-# ERE). Both read the whole file; prints each time and the ratio.
+# cudoctor explain --log on a large generated log, side by side with what people run today, in
+# one loop of bench/rounds.py (paired rounds, order rotated; median, range, peak RSS, ratio):
+#   explain   cudoctor explain --log (the catalog, data/error_catalog.tsv), default engine (RE2)
+#   explain-vs  the same with CUDOCTOR_LOG_ENGINE=vectorscan (opt-in: see src/formats/log_scan.cpp)
+#   grep      LC_ALL=C grep -E -f: the regex column turned into POSIX ERE (bench/re2_to_ere.py)
+#   rg        rg --no-unicode -f: the regex column as it is (Rust regex reads RE2 syntax)
+#   rg-F      rg -F -f: the literal column, fixed strings (a floor for any pre-filter)
+#   cat       cat: reading the file, nothing more
+# Every command writes its output to a file: GNU grep stops at the first match when its output
+# is /dev/null, which rounds.py gives it. Exit status 1 (causes found) is explain's success.
 #
-#   bench/explain_vs_grep.sh [BUILD_DIR] [SIZE_MB]     (defaults: build, 200)
+#   bench/explain_vs_grep.sh [BUILD_DIR] [SIZE_MB] [ROUNDS]     (defaults: build, 200, 7)
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$here/build}"
 size_mb="${2:-200}"
+rounds="${3:-7}"
 cudoctor="$build/cudoctor"
 [ -x "$cudoctor" ] || { echo "no cudoctor binary in $build (build it first)" >&2; exit 2; }
 
@@ -59,23 +67,21 @@ PY
 patterns="$work/patterns.ere"
 python3 "$here/bench/re2_to_ere.py" "$here/data/error_catalog.tsv" > "$patterns"
 python3 "$here/bench/explain_grep_agree.py" "$build" | tail -n 1
+regexes="$work/patterns.re2"
+literals="$work/literals.txt"
+python3 - "$here/data/error_catalog.tsv" "$regexes" "$literals" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1], encoding="utf-8") if not l.startswith("#")][1:]
+open(sys.argv[2], "w").write("".join(r[4] + "\n" for r in rows))
+open(sys.argv[3], "w").write("".join(sorted({r[3] + "\n" for r in rows})))
+PY
 
-time_of() {  # prints seconds of the best of 3 runs
-    local best=""
-    for _ in 1 2 3; do
-        local s e
-        s=$(date +%s.%N)
-        "$@" > "$work/out" || true  # not /dev/null: GNU grep stops at the first match when output goes there
-        e=$(date +%s.%N)
-        best=$(python3 -c "a='$best'; t=$e-$s; print(t if not a or t < float(a) else a)")
-    done
-    echo "$best"
-}
-
-echo "log: $(du -h "$log" | cut -f1), $(wc -l < "$log") lines, $(wc -l < "$patterns") patterns"
-cat "$log" > /dev/null  # warm the page cache for both
-t_grep=$(time_of env LC_ALL=C grep -E -c -f "$patterns" "$log")
-t_explain=$(time_of "$cudoctor" explain --no-machine --json --log "$log")
-printf 'grep -E -f patterns   %6.2f s\n' "$t_grep"
-printf 'cudoctor explain      %6.2f s\n' "$t_explain"
-python3 -c "print('ratio (explain / grep): %.2f' % ($t_explain / $t_grep))"
+echo "log: $(du -h "$log" | cut -f1), $(wc -l < "$log") lines, $(wc -l < "$patterns") patterns, $(wc -l < "$literals") literals"
+cat "$log" > /dev/null  # warm the page cache for all
+python3 "$here/bench/rounds.py" --rounds "$rounds" \
+    "explain=$cudoctor explain --no-machine --json --log $log > $work/out.explain || [ \$? -eq 1 ]" \
+    "explain-vs=CUDOCTOR_LOG_ENGINE=vectorscan $cudoctor explain --no-machine --json --log $log > $work/out.explain-vs || [ \$? -eq 1 ]" \
+    "grep=LC_ALL=C grep -E -c -f $patterns $log > $work/out.grep" \
+    "rg=rg --no-unicode -c -f $regexes $log > $work/out.rg" \
+    "rg-F=rg -F -c -f $literals $log > $work/out.rgf" \
+    "cat=cat $log > $work/out.cat"

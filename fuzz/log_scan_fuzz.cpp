@@ -1,12 +1,16 @@
 // Fuzzes formats::LogScanner: arbitrary bytes, fed whole and in uneven pieces, with patterns of
 // the catalog's kinds (literal prefilter, captures, messages wrapping onto the next line). The
-// two feedings must find the same hits (the scan does not depend on how the log is cut).
+// two feedings must find the same hits (the scan does not depend on how the log is cut), and
+// the same as the reference engine the Vectorscan one replaced (detail::Re2LogScanner).
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include <stdlib.h>  // setenv
+
 #include "formats/log_scan.hpp"
+#include "formats/log_scan_re2.hpp"
 
 namespace {
 
@@ -28,12 +32,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     cudoctor::formats::ScanLimits limits;
     limits.max_line = 300;  // small, so the fuzzer reaches the overlong-line windows
+    // The Vectorscan engine is opt-in (CUDOCTOR_LOG_ENGINE): it is the one fuzzed here.
+    static const bool vectorscan = ::setenv("CUDOCTOR_LOG_ENGINE", "vectorscan", 1) == 0;
+    (void)vectorscan;
     // Compiled once (RE2 compilation dominates otherwise), reset for every input.
     static auto whole = cudoctor::formats::LogScanner::create(patterns(), limits);
     static auto pieces = cudoctor::formats::LogScanner::create(patterns(), limits);
-    if (!whole || !pieces) __builtin_trap();
+    static auto reference = cudoctor::formats::detail::Re2LogScanner::create(patterns(), limits);
+    if (!whole || !pieces || !reference) __builtin_trap();
     whole->reset();
     pieces->reset();
+    reference->reset();
+    reference->feed(text);
+    reference->finish();
     whole->feed(text);
     whole->finish();
     std::size_t pos = 0, step = 1;
@@ -52,6 +63,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto& b = pieces->hits()[i];
         if (a.pattern != b.pattern || a.line != b.line || a.groups != b.groups || a.text != b.text) __builtin_trap();
     }
+    // And the reference engine, fed whole, agrees on everything.
+    if (whole->lines() != reference->lines() || whole->hits().size() != reference->hits().size()) __builtin_trap();
+    for (std::size_t i = 0; i < whole->hits().size(); ++i) {
+        const auto& a = whole->hits()[i];
+        const auto& b = reference->hits()[i];
+        if (a.pattern != b.pattern || a.line != b.line || a.groups != b.groups || a.text != b.text) __builtin_trap();
+    }
+    for (std::size_t i = 0; i < whole->patterns().size(); ++i)
+        if (whole->match_count(i) != reference->match_count(i)) __builtin_trap();
     for (const auto& h : whole->hits()) {
         if (h.line == 0 || h.line > whole->lines()) __builtin_trap();
         if (h.pattern >= whole->patterns().size()) __builtin_trap();

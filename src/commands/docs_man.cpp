@@ -19,7 +19,7 @@ struct EnvDoc {
 };
 
 // Every CUDOCTOR_* variable read in src/ must be here: tests/unit/docs_man_test.cpp greps for them.
-constexpr std::array<EnvDoc, 14> k_environment = {{
+constexpr std::array<EnvDoc, 15> k_environment = {{
     {"NO_COLOR", "When set and not empty, no output is coloured (https://no-color.org), unless --color=always."},
     {"CLICOLOR_FORCE",
      "When set and neither empty nor 0, output is coloured even when it is not a terminal (unless NO_COLOR is set or --color=never)."},
@@ -37,6 +37,9 @@ constexpr std::array<EnvDoc, 14> k_environment = {{
     {"CUDOCTOR_KB",
      "A folder of knowledge-base tables (data/*.tsv), looked up table by table after --kb DIR and before /etc/cudoctor/kb and the "
      "built-in copy; --version names where each table came from. Read from this computer, never from a --root image."},
+    {"CUDOCTOR_LOG_ENGINE",
+     "explain --log: 'vectorscan' scans with the Vectorscan pre-filter (faster on large logs; off by default: Vectorscan 5.4.9 was "
+     "seen to miss literal matches); anything else, or unset, the RE2 engine."},
     {"CUDOCTOR_PLAN_FAIL_AT", "Test seam: step N (1-based) of an applied plan fails instead of running, to exercise the rollback."},
     {"PATH, LD_LIBRARY_PATH",
      "Which nvcc and which libraries win, as every CUDA program finds them; read from the probed process environment."},

@@ -1,0 +1,238 @@
+#include "formats/regex_superset.hpp"
+
+#include <cctype>
+#include <cstddef>
+
+namespace cudoctor::formats::detail {
+
+namespace {
+
+constexpr auto npos = std::string_view::npos;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+/// One past the ']' closing the bracket expression that opens at re[i], or npos.
+std::size_t class_end(std::string_view re, std::size_t i) {
+    std::size_t j = i + 1;
+    if (j < re.size() && re[j] == '^') ++j;
+    if (j < re.size() && re[j] == ']') ++j;  // a ']' first is a member
+    while (j < re.size() && re[j] != ']') {
+        if (re[j] == '\\') {
+            j += 2;
+        } else if (re.substr(j, 2) == "[:") {
+            const std::size_t k = re.find(":]", j + 2);
+            if (k == npos) return npos;
+            j = k + 2;
+        } else {
+            ++j;
+        }
+    }
+    return j < re.size() ? j + 1 : npos;
+}
+
+/// A repeat {n}, {n,} or {n,m} at re[i]: one past its '}' (and its minimum in *min), or npos.
+std::size_t repeat_end(std::string_view re, std::size_t i, std::size_t* min = nullptr) {
+    std::size_t j = i + 1, n = 0;
+    const std::size_t digits = j;
+    while (j < re.size() && is_digit(re[j])) n = n * 10 + static_cast<std::size_t>(re[j++] - '0');
+    if (j == digits || n > 100000) return npos;
+    if (j < re.size() && re[j] == ',') {
+        ++j;
+        while (j < re.size() && is_digit(re[j])) ++j;
+    }
+    if (j >= re.size() || re[j] != '}') return npos;
+    if (min) *min = n;
+    return j + 1;
+}
+
+/// The recursive reading behind literal_required. `ok` turns false on syntax it does not follow.
+class Reader {
+  public:
+    Reader(std::string_view re, std::string_view lit) : m_re(re), m_lit(lit) {}
+
+    bool whole() {
+        const bool found = alternation();
+        return m_ok && m_i == m_re.size() && found;
+    }
+
+  private:
+    // Branches up to the ')' that closes the group (not consumed) or the end: true when the
+    // literal is required in every branch.
+    bool alternation() {
+        bool all = true;
+        while (m_ok) {
+            all = branch() && all;
+            if (m_i < m_re.size() && m_re[m_i] == '|') {
+                ++m_i;
+                continue;
+            }
+            break;
+        }
+        return m_ok && all;
+    }
+
+    bool branch() {
+        std::string run;
+        bool found = false;
+        auto flush = [&] {
+            if (run.find(m_lit) != npos) found = true;
+            run.clear();
+        };
+        while (m_ok && m_i < m_re.size() && m_re[m_i] != '|' && m_re[m_i] != ')') {
+            enum { plain, other, group } kind = other;
+            char ch = 0;
+            bool group_required = false;
+            const char c = m_re[m_i];
+            if (c == '\\') {
+                if (m_i + 1 >= m_re.size()) return fail();
+                const char e = m_re[m_i + 1];
+                if (e == 'x' || e == 'p' || e == 'P' || e == 'Q' || e == 'C' || is_digit(e)) return fail();
+                if (is_alnum(e)) {
+                    kind = other;  // \d \w \s \b \n ...: not one plain character
+                } else {
+                    kind = plain;
+                    ch = e;
+                }
+                m_i += 2;
+            } else if (c == '[') {
+                const std::size_t j = class_end(m_re, m_i);
+                if (j == npos) return fail();
+                m_i = j;
+            } else if (c == '(') {
+                ++m_i;
+                if (m_re.substr(m_i, 2) == "?:") {
+                    m_i += 2;
+                } else if (m_re.substr(m_i, 3) == "?P<") {
+                    const std::size_t j = m_re.find('>', m_i);
+                    if (j == npos) return fail();
+                    m_i = j + 1;
+                } else if (m_i < m_re.size() && m_re[m_i] == '?') {
+                    return fail();  // flags such as (?i) change what a plain character matches
+                }
+                group_required = alternation();
+                if (!m_ok || m_i >= m_re.size() || m_re[m_i] != ')') return fail();
+                ++m_i;
+                kind = group;
+            } else if (c == '*' || c == '+' || c == '?') {
+                return fail();  // a repeat of nothing: RE2 refuses it anyway
+            } else if (c == '.' || c == '^' || c == '$' || c == '{' || c == '}') {
+                ++m_i;  // '{' that is not a repeat is a plain '{' for RE2; reading it as other is safe
+            } else {
+                kind = plain;
+                ch = c;
+                ++m_i;
+            }
+            bool repeated = false, optional = false;
+            if (m_i < m_re.size()) {
+                const char q = m_re[m_i];
+                std::size_t min = 0, j = npos;
+                if (q == '*' || q == '?') {
+                    repeated = optional = true;
+                    ++m_i;
+                } else if (q == '+') {
+                    repeated = true;
+                    ++m_i;
+                } else if (q == '{' && (j = repeat_end(m_re, m_i, &min)) != npos) {
+                    repeated = true;
+                    optional = min == 0;
+                    m_i = j;
+                }
+                if (repeated && m_i < m_re.size() && m_re[m_i] == '?') ++m_i;  // lazy
+                if (repeated && m_i < m_re.size() && (m_re[m_i] == '*' || m_re[m_i] == '+' || m_re[m_i] == '?')) return fail();
+            }
+            if (kind == plain && !repeated) {
+                run += ch;
+            } else {
+                flush();
+                if (kind == group && group_required && !optional) found = true;
+            }
+        }
+        flush();
+        return found;
+    }
+
+    bool fail() {
+        m_ok = false;
+        return false;
+    }
+
+    std::string_view m_re, m_lit;
+    std::size_t m_i = 0;
+    bool m_ok = true;
+};
+
+/// superset_expression, noting in *dropped whether an assertion was dropped.
+std::optional<std::string> widen(std::string_view re, bool* dropped) {
+    std::string out;
+    out.reserve(re.size());
+    std::size_t i = 0;
+    while (i < re.size()) {
+        const char c = re[i];
+        if (c == '\\') {
+            if (i + 1 >= re.size()) return std::nullopt;
+            const char e = re[i + 1];
+            if (e == 'b' || e == 'B' || e == 'A' || e == 'z') {
+                i += 2;  // true at the edge of a window, whatever the text beyond it
+                if (dropped) *dropped = true;
+                continue;
+            }
+            if (e == 'p' || e == 'P' || e == 'Q' || e == 'C' || is_digit(e)) return std::nullopt;
+            if (e == 'x') {  // \xHH or \x{H...}: copied whole, so its braces are not read as a repeat
+                std::size_t j = i + 2;
+                if (j < re.size() && re[j] == '{') {
+                    j = re.find('}', j);
+                    if (j == npos) return std::nullopt;
+                    ++j;
+                } else {
+                    j = std::min(re.size(), j + 2);
+                }
+                out.append(re.substr(i, j - i));
+                i = j;
+                continue;
+            }
+            out.append(re.substr(i, 2));
+            i += 2;
+        } else if (c == '[') {
+            const std::size_t j = class_end(re, i);
+            if (j == npos) return std::nullopt;
+            out.append(re.substr(i, j - i));
+            i = j;
+        } else if (c == '^' || c == '$') {
+            ++i;  // a window starts and ends where the text does not
+            if (dropped) *dropped = true;
+        } else if (c == '{') {
+            const std::size_t j = repeat_end(re, i);
+            if (j != npos) {
+                out += '*';  // X{n,m} matches inside X*: superset, and far cheaper to compile
+                i = j;
+            } else {
+                out += "\\{";  // a plain '{' for RE2; escaped so no reading takes it for a repeat
+                ++i;
+            }
+        } else if (c == '}') {
+            out += "\\}";
+            ++i;
+        } else {
+            out += c;
+            ++i;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+bool literal_required(std::string_view regex, std::string_view literal) {
+    if (literal.empty()) return true;
+    return Reader(regex, literal).whole();
+}
+
+std::optional<std::string> superset_expression(std::string_view re) { return widen(re, nullptr); }
+
+bool has_assertions(std::string_view regex) {
+    bool dropped = false;
+    return !widen(regex, &dropped) || dropped;
+}
+
+}  // namespace cudoctor::formats::detail
