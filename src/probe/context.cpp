@@ -88,6 +88,9 @@ std::string read_taken_at(Context& ctx) {
 }  // namespace
 
 snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const Options& options) {
+    // One run stats the same path prefixes and lists the same folders many times (the loader's
+    // folders, a toolkit's lib/): each is asked of the machine once.
+    const auto cache = host.cache_scope();
     snapshot::Snapshot snap;
     snap.tool_version = CUDOCTOR_VERSION;
     snap.root = host.root();
