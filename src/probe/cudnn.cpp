@@ -103,7 +103,7 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
                 if (!rodata || rodata->size > kMaxRodata) continue;
                 auto bytes = formats::section_bytes(file->bytes(), *rodata);
                 if (!bytes) continue;
-                for (const auto& lib : formats::library_names_in(*bytes, kCudaLibraryStems))
+                for (const auto& lib : find_library_names(*bytes, kCudaLibraryStems))
                     if (auto m = cuda_library_major(lib)) record(*m, n, "opens " + lib);
             }
         }
