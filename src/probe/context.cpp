@@ -23,6 +23,18 @@ std::optional<std::string> Context::read(std::string_view probe, std::string_vie
     return std::nullopt;
 }
 
+std::optional<Context::Text> Context::read_large(std::string_view probe, std::string_view path, std::size_t cap) {
+    // Only a file whose mapping is sure to hold what read() would return: a regular file (never
+    // /proc, whose sizes lie: read() is used there) of 1..cap bytes.
+    if (auto mapped = host::MappedFile::open(host, path); mapped && mapped->size() > 0 && mapped->size() <= cap) {
+        mapped->will_need(0, mapped->size(), true);  // read front to back: read ahead on a cold cache
+        return Text(std::move(*mapped));
+    }
+    auto data = read(probe, path, cap);
+    if (!data) return std::nullopt;
+    return Text(std::move(*data));
+}
+
 std::optional<std::string> Context::dpkg_version(std::string_view name) const {
     for (const auto& p : dpkg) {
         if (p.name == name) return p.version;

@@ -183,16 +183,16 @@ void read_package_logs(Context& ctx) {
     auto& events = ctx.snap.driver.package_events;
     constexpr std::size_t kKeep = 24;
     constexpr std::size_t kLogCap = 64u << 20;
-    if (auto history = ctx.read(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
-        for (const auto& t : formats::parse_apt_history(*history, is_driver_package)) {
+    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
+        for (const auto& t : formats::parse_apt_history(history->view(), is_driver_package)) {
             for (const auto& c : t.changes) {
                 events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
             }
         }
     }
     if (events.empty()) {
-        if (auto log = ctx.read(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
-            for (const auto& a : formats::parse_dpkg_log(*log, is_driver_package)) {
+        if (auto log = ctx.read_large(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
+            for (const auto& a : formats::parse_dpkg_log(log->view(), is_driver_package)) {
                 events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
             }
         }

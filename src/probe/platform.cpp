@@ -118,9 +118,9 @@ void read_kernel(Context& ctx) {
 }
 
 void read_dpkg(Context& ctx) {
-    auto data = ctx.read(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
+    auto data = ctx.read_large(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
     if (!data) return;
-    formats::for_each_dpkg_package(*data, [&](const formats::DpkgStanzaView& pkg) {
+    formats::for_each_dpkg_package(data->view(), [&](const formats::DpkgStanzaView& pkg) {
         if (!pkg.installed()) return;
         if (pkg.held()) ctx.snap.platform.held_packages.push_back({std::string(pkg.name), std::string(pkg.version)});
         ctx.dpkg.push_back({std::string(pkg.name), std::string(pkg.version)});
