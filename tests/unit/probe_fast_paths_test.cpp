@@ -20,6 +20,8 @@
 #include "formats/package_logs.hpp"
 #include "host/host.hpp"
 #include "host/mapped_file.hpp"
+#include "kb/kb.hpp"
+#include "probe/context.hpp"
 #include "probe/cuda_libs.hpp"
 #include "support/files.hpp"
 
@@ -346,6 +348,38 @@ TEST(ProbeFastPaths, ListingsAreInByteOrderAndGlobIsFnmatch) {
             for (const auto& n : sorted)
                 if (::fnmatch(pattern, n.c_str(), 0) == 0) expected.push_back("/d/" + n);
             EXPECT_EQ(host->glob("/d", pattern), expected) << pattern << (cached ? " (cached)" : "");
+        }
+    }
+    fs::remove_all(dir);
+}
+
+TEST(ProbeFastPaths, LargeReadsGiveWhatReadGivesWithTheSameNotes) {
+    const auto dir = fs::temp_directory_path() / ("cudoctor-large-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "var/log/apt");
+    std::ofstream(dir / "var/log/dpkg.log") << "2024-06-12 06:41:26 install nvidia-driver-550:amd64 <none> 550.54.14-1\n";
+    std::ofstream(dir / "var/log/empty.log").flush();
+    fs::create_directories(dir / "var/log/folder.log");
+    fs::create_symlink("loop.log", dir / "var/log/loop.log");
+    std::vector<std::string> roots = {dir.string()};
+    for (const auto& root : fs::directory_iterator(CUDOCTOR_ROOTS_DIR))
+        if (root.is_directory()) roots.push_back(root.path().string());
+    const auto& knowledge = kb::Kb::builtin();
+    const probe::Options options;
+    for (const auto& root : roots) {
+        auto host = host::Host::rooted(root);
+        ASSERT_TRUE(host) << root;
+        for (const char* file : {"/var/lib/dpkg/status", "/var/log/dpkg.log", "/var/log/apt/history.log", "/var/log/empty.log",
+                                 "/var/log/folder.log", "/var/log/loop.log", "/var/log/missing.log"}) {
+            for (std::size_t cap : {std::size_t{64} << 20, std::size_t{10}}) {
+                snapshot::Snapshot plain_snap, large_snap;
+                probe::Context plain(*host, knowledge, options, plain_snap), large(*host, knowledge, options, large_snap);
+                const auto read = plain.read("test", file, cap);
+                const auto mapped = large.read_large("test", file, cap);
+                ASSERT_EQ(mapped.has_value(), read.has_value()) << root << file;
+                if (read) EXPECT_EQ(mapped->view(), *read) << root << file;
+                EXPECT_EQ(large_snap.notes, plain_snap.notes) << root << file;
+            }
         }
     }
     fs::remove_all(dir);
