@@ -90,6 +90,15 @@ std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data, const Pack
     detail::LineReader lines(text_data);
     std::string_view line;
     while (lines.next(line)) {
+        // dpkg writes "YYYY-MM-DD HH:MM:SS action …": when the first two fields are exactly
+        // there, the third starts at byte 20, and most lines ("status", "configure", "trigproc")
+        // are out by its first letter.
+        if (line.size() > 20 && line[10] == ' ' && line[19] == ' ' && !text::is_blank(line[20])) {
+            bool layout = true;
+            for (std::size_t i = 0; i < 19 && layout; ++i) layout = i == 10 || !text::is_blank(line[i]);
+            const char a = line[20];
+            if (layout && a != 'i' && a != 'u' && a != 'r' && a != 'p') continue;
+        }
         // As parse_dpkg_log(): at least six fields, an action we keep, a date first; the
         // package is tested before anything is built.
         std::size_t pos = 0;

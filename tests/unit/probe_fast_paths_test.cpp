@@ -164,6 +164,12 @@ TEST(ProbeFastPaths, FilteredPackageLogsMatchTheFilteredParse) {
         "startup archives unpack",
         "",
         "  2024-06-12 06:41:26 upgrade libc6:amd64 1 2 ",
+        "2024-06-12 06:41:26 configure nvidia-driver-550:amd64 550 <none>",
+        "2024-06-12 06:41:2  install nvidia-driver-550:amd64 <none> 1",
+        "2024-06-1  06:41:26 install nvidia-driver-550:amd64 <none> 1",
+        "2024-06-12 06:41:26\tinstall nvidia-driver-550:amd64 <none> 1",
+        "2024-06-12\t06:41:26 upgrade nvidia-utils-550 1 2",
+        "2024-06-12 06:41:26 trigproc nvidia-x 1 2",
     };
     for (int i = 0; i < 200; ++i) expect_same_dpkg_log(random_text(rng, log_lines, 1 + static_cast<int>(rng() % 30)));
     const std::vector<std::string> history_lines = {
