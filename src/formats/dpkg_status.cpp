@@ -52,6 +52,22 @@ void finish(std::vector<DpkgPackage>& out, bool& open) {
     if (space != std::string::npos) p.source.resize(space);
 }
 
+/// The view a field name fills, or nullptr (field_of() for views).
+std::string_view* view_of(DpkgStanzaView& p, std::string_view name) {
+    switch (name.size()) {
+        case 6:
+            if (equals_ignore_case(name, "status")) return &p.status;
+            if (equals_ignore_case(name, "source")) return &p.source;
+            return nullptr;
+        case 7:
+            if (equals_ignore_case(name, "package")) return &p.name;
+            if (equals_ignore_case(name, "version")) return &p.version;
+            return nullptr;
+        case 12: return equals_ignore_case(name, "architecture") ? &p.architecture : nullptr;
+        default: return nullptr;
+    }
+}
+
 }  // namespace
 
 bool DpkgPackage::installed() const { return status.ends_with(" installed"); }
@@ -78,6 +94,36 @@ std::vector<DpkgPackage> parse_dpkg_status(std::string_view text) {
     }
     finish(out, open);
     return out;
+}
+
+void for_each_dpkg_package(std::string_view text, const std::function<void(const DpkgStanzaView&)>& each) {
+    DpkgStanzaView stanza;
+    bool open = false;
+    auto finish_view = [&] {
+        if (!open) return;
+        open = false;
+        if (stanza.name.empty()) return;
+        const auto space = stanza.source.find(' ');
+        if (space != std::string_view::npos) stanza.source = stanza.source.substr(0, space);
+        each(stanza);
+    };
+    detail::LineReader lines(text);
+    std::string_view line;
+    while (lines.next(line)) {
+        if (line.empty() || ((line[0] == ' ' || line[0] == '\t') && is_blank(line))) {
+            finish_view();
+            continue;
+        }
+        if (line[0] == ' ' || line[0] == '\t' || line[0] == '#') continue;
+        const auto colon = line.find(':');
+        if (colon == std::string_view::npos) continue;
+        if (!open) {
+            stanza = DpkgStanzaView{};
+            open = true;
+        }
+        if (std::string_view* field = view_of(stanza, line.substr(0, colon))) *field = text::trim(line.substr(colon + 1));
+    }
+    finish_view();
 }
 
 }  // namespace cudoctor::formats

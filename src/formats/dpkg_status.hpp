@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,19 @@ struct DpkgPackage {
 /// lines (starting with space or TAB) and comment lines ('#') skipped, LF or CRLF. A stanza without a Package field is
 /// dropped; lines without ':' are ignored. Never fails; linear in the input, no allocation per line.
 std::vector<DpkgPackage> parse_dpkg_status(std::string_view text);
+
+/// One stanza as views into the text it was read from: the fields parse_dpkg_status() keeps,
+/// with the same values.
+struct DpkgStanzaView {
+    std::string_view name, version, architecture, status, source;
+
+    bool installed() const { return status.ends_with(" installed"); }
+    bool held() const { return status.starts_with("hold "); }
+};
+
+/// Calls `each` for every package parse_dpkg_status() returns, in the same order and with the
+/// same fields, without building them: dpkg's status file of a desktop holds thousands of
+/// stanzas of which a probe keeps a few fields. The views live as long as `text`.
+void for_each_dpkg_package(std::string_view text, const std::function<void(const DpkgStanzaView&)>& each);
 
 }  // namespace cudoctor::formats

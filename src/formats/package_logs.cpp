@@ -1,6 +1,7 @@
 #include "formats/package_logs.hpp"
 
 #include "common/text.hpp"
+#include "formats/line_reader.hpp"
 
 namespace cudoctor::formats {
 namespace {
@@ -10,13 +11,22 @@ std::string none_to_empty(std::string_view v) { return v == "<none>" ? std::stri
 
 /// "a:amd64 (1.0, 2.0), b:amd64 (3.0, automatic)" → changes; commas inside parentheses belong
 /// to the versions.
-void parse_change_list(std::string_view action, std::string_view list, std::vector<AptTransaction::Change>& out) {
+void parse_change_list(std::string_view action, std::string_view list, std::vector<AptTransaction::Change>& out,
+                       const PackageFilter* keep = nullptr) {
     std::size_t i = 0;
     while (i < list.size()) {
         const auto open = list.find('(', i);
         if (open == std::string_view::npos) break;
         const auto close = list.find(')', open);
         if (close == std::string_view::npos) break;
+        if (keep) {
+            const auto name = text::trim(list.substr(i, open - i));
+            if (!(*keep)(name.substr(0, name.find(':')))) {
+                i = close + 1;
+                while (i < list.size() && (list[i] == ',' || list[i] == ' ')) ++i;
+                continue;
+            }
+        }
         AptTransaction::Change c;
         c.action = text::to_lower(action);
         c.package = strip_arch(text::trim(list.substr(i, open - i)));
@@ -56,7 +66,66 @@ std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data) {
     return out;
 }
 
-std::vector<AptTransaction> parse_apt_history(std::string_view text_data) {
+namespace {
+
+/// The next field of a line as text::fields() splits it (runs of spaces and TABs separate),
+/// from `pos` on; empty at the end of the line.
+std::string_view next_field(std::string_view line, std::size_t& pos) {
+    const char* const data = line.data();
+    const std::size_t size = line.size();
+    std::size_t i = pos;
+    while (i < size && text::is_blank(data[i])) ++i;
+    const std::size_t start = i;
+    while (i < size && !text::is_blank(data[i])) ++i;
+    pos = i;
+    return {data + start, i - start};
+}
+
+std::vector<AptTransaction> parse_apt_history_impl(std::string_view text_data, const PackageFilter* keep);
+
+}  // namespace
+
+std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data, const PackageFilter& keep) {
+    std::vector<DpkgLogAction> out;
+    detail::LineReader lines(text_data);
+    std::string_view line;
+    while (lines.next(line)) {
+        // dpkg writes "YYYY-MM-DD HH:MM:SS action …": when the first two fields are exactly
+        // there, the third starts at byte 20, and most lines ("status", "configure", "trigproc")
+        // are out by its first letter.
+        if (line.size() > 20 && line[10] == ' ' && line[19] == ' ' && !text::is_blank(line[20])) {
+            bool layout = true;
+            for (std::size_t i = 0; i < 19 && layout; ++i) layout = i == 10 || !text::is_blank(line[i]);
+            const char a = line[20];
+            if (layout && a != 'i' && a != 'u' && a != 'r' && a != 'p') continue;
+        }
+        // As parse_dpkg_log(): at least six fields, an action we keep, a date first; the
+        // package is tested before anything is built.
+        std::size_t pos = 0;
+        const auto date = next_field(line, pos);
+        if (date.size() != 10 || date[4] != '-') continue;
+        const auto time = next_field(line, pos);
+        const auto action = next_field(line, pos);
+        if (action != "install" && action != "upgrade" && action != "remove" && action != "purge") continue;
+        const auto package = next_field(line, pos);
+        const auto old_version = next_field(line, pos);
+        const auto new_version = next_field(line, pos);
+        if (new_version.empty()) continue;  // fewer than six fields
+        if (!keep(package.substr(0, package.find(':')))) continue;
+        out.push_back({std::string(date) + " " + std::string(time), std::string(action), strip_arch(package), none_to_empty(old_version),
+                       none_to_empty(new_version)});
+    }
+    return out;
+}
+
+std::vector<AptTransaction> parse_apt_history(std::string_view text_data) { return parse_apt_history_impl(text_data, nullptr); }
+std::vector<AptTransaction> parse_apt_history(std::string_view text_data, const PackageFilter& keep) {
+    return parse_apt_history_impl(text_data, &keep);
+}
+
+namespace {
+
+std::vector<AptTransaction> parse_apt_history_impl(std::string_view text_data, const PackageFilter* keep) {
     std::vector<AptTransaction> out;
     AptTransaction current;
     bool open = false;
@@ -85,11 +154,13 @@ std::vector<AptTransaction> parse_apt_history(std::string_view text_data) {
         } else if (key == "Requested-By") {
             current.requested_by = std::string(value);
         } else if (key == "Install" || key == "Upgrade" || key == "Remove" || key == "Purge" || key == "Downgrade" || key == "Reinstall") {
-            parse_change_list(key, value, current.changes);
+            parse_change_list(key, value, current.changes, keep);
         }
     }
     flush();
     return out;
 }
+
+}  // namespace
 
 }  // namespace cudoctor::formats

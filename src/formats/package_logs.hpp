@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,13 @@ struct DpkgLogAction {
 /// "startup", "trigproc" and malformed lines are skipped; never fails.
 std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text);
 
+/// Which packages a caller wants, by name without ":arch" ("libnvidia-compute-545").
+using PackageFilter = std::function<bool(std::string_view package)>;
+
+/// parse_dpkg_log() of only the actions on packages `keep` accepts: the same actions in the same
+/// order, the others never built (a dpkg.log holds thousands of lines, a probe wants a few).
+std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text, const PackageFilter& keep);
+
 /// One transaction of /var/log/apt/history.log.
 struct AptTransaction {
     std::string start;         ///< "2024-06-12  06:41:07" as written
@@ -36,5 +44,9 @@ struct AptTransaction {
 /// Transactions separated by blank lines, in file order; a block without "Start-Date:" is
 /// skipped; never fails.
 std::vector<AptTransaction> parse_apt_history(std::string_view text);
+
+/// parse_apt_history() with only the changes to packages `keep` accepts; every transaction is
+/// still returned, in order (with no changes when none is kept).
+std::vector<AptTransaction> parse_apt_history(std::string_view text, const PackageFilter& keep);
 
 }  // namespace cudoctor::formats

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <deque>
+#include <unordered_map>
 
 #include "common/text.hpp"
 
@@ -39,6 +40,42 @@ FileInfo to_info(const struct stat& st) {
     return info;
 }
 
+/// The longest run of plain characters that every name matching the fnmatch(3) `pattern`
+/// (flags 0) contains: a run between wildcards before any '[' or '\\' (after those, what is
+/// literal depends on the bracket's or escape's end). "" when there is none.
+std::string_view required_literal(std::string_view pattern) {
+    std::string_view best;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= pattern.size(); ++i) {
+        const char c = i < pattern.size() ? pattern[i] : '*';
+        if (c != '*' && c != '?' && c != '[' && c != '\\') continue;
+        if (i - start > best.size()) best = pattern.substr(start, i - start);
+        if (c == '[' || c == '\\') break;
+        start = i + 1;
+    }
+    return best;
+}
+
+/// Sorts folder entry names as std::sort would (byte order), comparing first the first eight
+/// bytes as one number: a folder of thousands of "lib…" names spends its time in memcmp calls.
+void sort_names(std::vector<std::string>& names) {
+    struct Keyed {
+        std::uint64_t key;
+        std::string name;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(names.size());
+    for (auto& n : names) {
+        std::uint64_t key = 0;
+        for (std::size_t i = 0; i < 8; ++i) key = (key << 8) | (i < n.size() ? static_cast<unsigned char>(n[i]) : 0u);
+        keyed.push_back({key, std::move(n)});
+    }
+    // Names hold no NUL byte, so the zero padding of a short name sorts it before any longer
+    // name it begins: the key order is the byte order of the first eight bytes.
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.name < b.name; });
+    for (std::size_t i = 0; i < names.size(); ++i) names[i] = std::move(keyed[i].name);
+}
+
 void push_components(std::deque<std::string>& pending, std::string_view path) {
     auto parts = text::split(path, '/');
     for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
@@ -47,6 +84,73 @@ void push_components(std::deque<std::string>& pending, std::string_view path) {
 }
 
 }  // namespace
+
+/// What one CacheScope remembers, by machine path: lstat(2)s (with the errno of a failed one)
+/// and the target of each link, folder listings (by canonical path), resolved paths.
+struct Host::RunCache {
+    struct Entry {
+        struct stat st {};
+        int lstat_errno = 0;  ///< lstat(2)'s errno when it failed (st is then unset)
+        int link_errno = 0;   ///< readlink(2)'s errno for a link whose target could not be read
+        std::string target;   ///< a link's raw target
+    };
+    std::unordered_map<std::string, Entry> lstats;
+    std::unordered_map<std::string, std::vector<std::string>> listings;
+    /// Resolved paths by 'F' (links followed) or 'P' (last one not) and the path as asked.
+    std::unordered_map<std::string, std::string> resolved;
+};
+
+Host::CacheScope::CacheScope(const Host& host) {
+    if (host.m_cache.cache) return;  // an outer guard owns it
+    host.m_cache.cache = std::make_shared<RunCache>();
+    m_host = &host;
+}
+
+Host::CacheScope::~CacheScope() {
+    if (m_host) m_host->m_cache.cache.reset();
+}
+
+bool Host::lstat_machine(const std::string& machine, struct stat& st) const {
+    RunCache* cache = m_cache.cache.get();
+    if (cache) {
+        if (auto it = cache->lstats.find(machine); it != cache->lstats.end()) {
+            if (it->second.lstat_errno != 0) {
+                errno = it->second.lstat_errno;
+                return false;
+            }
+            st = it->second.st;
+            return true;
+        }
+    }
+    if (::lstat(host_path(machine).c_str(), &st) != 0) {
+        // Missing paths are asked for again and again (each conda root, nvcc in each PATH folder).
+        const int err = errno;
+        if (cache) cache->lstats.emplace(machine, RunCache::Entry{{}, err, 0, {}});
+        errno = err;
+        return false;
+    }
+    if (cache) cache->lstats.emplace(machine, RunCache::Entry{st, 0, 0, {}});
+    return true;
+}
+
+bool Host::stat_resolved(const std::string& real, struct stat& st) const {
+    if (RunCache* cache = m_cache.cache.get()) {
+        // A resolved path's last component is no link (resolve() followed it), and the lstat of
+        // what is no link is its stat.
+        if (auto it = cache->lstats.find(real); it != cache->lstats.end() && it->second.lstat_errno == 0 && !S_ISLNK(it->second.st.st_mode)) {
+            st = it->second.st;
+            return true;
+        }
+    }
+    return ::stat(host_path(real).c_str(), &st) == 0;
+}
+
+const std::vector<std::string>* Host::cached_listing(const std::string& real) const {
+    RunCache* cache = m_cache.cache.get();
+    if (!cache) return nullptr;
+    auto it = cache->listings.find(real);
+    return it == cache->listings.end() ? nullptr : &it->second;
+}
 
 std::map<std::string, std::string> parse_environ(std::string_view block) {
     std::map<std::string, std::string> env;
@@ -119,6 +223,20 @@ std::string Host::host_path(std::string_view machine_path) const {
 }
 
 Expected<std::string> Host::resolve_impl(std::string_view path, bool follow_last) const {
+    RunCache* cache = m_cache.cache.get();
+    std::string key;
+    if (cache) {
+        key.reserve(path.size() + 1);
+        key += follow_last ? 'F' : 'P';
+        key += path;
+        if (auto it = cache->resolved.find(key); it != cache->resolved.end()) return it->second;
+    }
+    auto real = resolve_uncached(path, follow_last);
+    if (cache && real) cache->resolved.emplace(std::move(key), *real);
+    return real;
+}
+
+Expected<std::string> Host::resolve_uncached(std::string_view path, bool follow_last) const {
     std::deque<std::string> pending;
     push_components(pending, path);
     std::vector<std::string> done;
@@ -139,16 +257,32 @@ Expected<std::string> Host::resolve_impl(std::string_view path, bool follow_last
         if (pending.empty() && !follow_last) break;
         const std::string machine = current();
         struct stat st {};
-        if (::lstat(host_path(machine).c_str(), &st) != 0) return Unexpected<Error>(errno_error(errno, machine));
+        if (!lstat_machine(machine, st)) return Unexpected<Error>(errno_error(errno, machine));
         if (!S_ISLNK(st.st_mode)) {
             if (!pending.empty() && !S_ISDIR(st.st_mode)) return fail(Errc::not_found, machine + ": not a folder");
             continue;
         }
         if (++hops > kMaxLinkHops) return fail(Errc::loop, std::string(path) + ": symbolic link loop");
-        char target[PATH_MAX];
-        const auto n = ::readlink(host_path(machine).c_str(), target, sizeof target - 1);
-        if (n < 0) return Unexpected<Error>(errno_error(errno, machine));
-        std::string_view t(target, static_cast<std::size_t>(n));
+        std::string t;
+        RunCache::Entry* cached = nullptr;
+        if (m_cache.cache) {
+            auto it = m_cache.cache->lstats.find(machine);
+            if (it != m_cache.cache->lstats.end()) cached = &it->second;
+        }
+        if (cached && (!cached->target.empty() || cached->link_errno != 0)) {
+            if (cached->link_errno != 0) return Unexpected<Error>(errno_error(cached->link_errno, machine));
+            t = cached->target;
+        } else {
+            char target[PATH_MAX];
+            const auto n = ::readlink(host_path(machine).c_str(), target, sizeof target - 1);
+            if (n < 0) {
+                const int err = errno;
+                if (cached) cached->link_errno = err;
+                return Unexpected<Error>(errno_error(err, machine));
+            }
+            t.assign(target, static_cast<std::size_t>(n));
+            if (cached) cached->target = t;
+        }
         done.pop_back();
         if (t.starts_with('/')) done.clear();
         push_components(pending, t);
@@ -161,25 +295,34 @@ Expected<std::string> Host::resolve_parent(std::string_view path) const { return
 
 /// Opens a machine path for reading if it is a regular file: folders, FIFOs and devices are
 /// refused before open(2), so a FIFO cannot block the probe.
-Expected<int> Host::open_regular(std::string_view path) const {
+Expected<int> Host::open_regular(std::string_view path, std::uint64_t* size) const {
     auto real = resolve(path);
     if (!real) return Unexpected<Error>(real.error());
     const std::string hp = host_path(*real);
     struct stat st {};
-    if (::stat(hp.c_str(), &st) != 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    if (!stat_resolved(*real, st)) return Unexpected<Error>(errno_error(errno, std::string(path)));
     if (!S_ISREG(st.st_mode)) return fail(Errc::io, std::string(path) + ": not a regular file");
     const int fd = ::open(hp.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    if (size) *size = static_cast<std::uint64_t>(st.st_size);
     return fd;
 }
 
 Expected<std::string> Host::read_file(std::string_view path, std::size_t cap) const {
-    auto fd = open_regular(path);
+    std::uint64_t size_hint = 0;
+    auto fd = open_regular(path, &size_hint);
     if (!fd) return Unexpected<Error>(fd.error());
+    // Read straight into the result. st_size only sizes the first buffer (one byte more, to see
+    // the end in the same call): /proc and /sys say 0 or 4096 whatever they hold, so the file is
+    // still read until end of file, growing the buffer as needed, never past cap + 1 bytes.
+    constexpr std::size_t kFirstBuffer = 4096;
+    const std::size_t limit = cap == SIZE_MAX ? cap : cap + 1;
     std::string data;
-    char buf[65536];
+    data.resize(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(size_hint + 1, kFirstBuffer), limit)));
+    std::size_t got = 0;
     while (true) {
-        const auto n = ::read(*fd, buf, sizeof buf);
+        if (got == data.size()) data.resize(std::min(data.size() * 2, limit));
+        const auto n = ::read(*fd, data.data() + got, data.size() - got);
         if (n < 0) {
             if (errno == EINTR) continue;
             const int err = errno;
@@ -187,13 +330,14 @@ Expected<std::string> Host::read_file(std::string_view path, std::size_t cap) co
             return Unexpected<Error>(errno_error(err, std::string(path)));
         }
         if (n == 0) break;
-        if (data.size() + static_cast<std::size_t>(n) > cap) {
+        got += static_cast<std::size_t>(n);
+        if (got > cap) {
             ::close(*fd);
             return fail(Errc::too_large, std::string(path) + ": larger than " + std::to_string(cap) + " bytes");
         }
-        data.append(buf, static_cast<std::size_t>(n));
     }
     ::close(*fd);
+    data.resize(got);
     return data;
 }
 
@@ -217,7 +361,7 @@ Expected<FileInfo> Host::stat(std::string_view path) const {
     auto real = resolve(path);
     if (!real) return Unexpected<Error>(real.error());
     struct stat st {};
-    if (::stat(host_path(*real).c_str(), &st) != 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    if (!stat_resolved(*real, st)) return Unexpected<Error>(errno_error(errno, std::string(path)));
     return to_info(st);
 }
 
@@ -225,7 +369,7 @@ Expected<FileInfo> Host::lstat(std::string_view path) const {
     auto real = resolve_parent(path);
     if (!real) return Unexpected<Error>(real.error());
     struct stat st {};
-    if (::lstat(host_path(*real).c_str(), &st) != 0) return Unexpected<Error>(errno_error(errno, std::string(path)));
+    if (!lstat_machine(*real, st)) return Unexpected<Error>(errno_error(errno, std::string(path)));
     return to_info(st);
 }
 
@@ -244,7 +388,12 @@ Expected<std::string> Host::read_link(std::string_view path) const {
 Expected<std::vector<std::string>> Host::list_dir(std::string_view path) const {
     auto real = resolve(path);
     if (!real) return Unexpected<Error>(real.error());
-    DIR* dir = ::opendir(host_path(*real).c_str());
+    if (const auto* cached = cached_listing(*real)) return *cached;
+    return list_resolved(path, *real);
+}
+
+Expected<std::vector<std::string>> Host::list_resolved(std::string_view path, const std::string& real) const {
+    DIR* dir = ::opendir(host_path(real).c_str());
     if (!dir) return Unexpected<Error>(errno_error(errno, std::string(path)));
     std::vector<std::string> names;
     while (const dirent* e = ::readdir(dir)) {
@@ -252,7 +401,8 @@ Expected<std::vector<std::string>> Host::list_dir(std::string_view path) const {
         if (name != "." && name != "..") names.emplace_back(name);
     }
     ::closedir(dir);
-    std::sort(names.begin(), names.end());
+    sort_names(names);
+    if (m_cache.cache) m_cache.cache->listings.emplace(real, names);
     return names;
 }
 
@@ -273,10 +423,20 @@ bool Host::is_executable_file(std::string_view path) const {
 
 std::vector<std::string> Host::glob(std::string_view dir, std::string_view pattern) const {
     std::vector<std::string> out;
-    auto names = list_dir(dir);
-    if (!names) return out;
+    auto real = resolve(dir);
+    if (!real) return out;
+    const std::vector<std::string>* names = cached_listing(*real);
+    Expected<std::vector<std::string>> listed;
+    if (!names) {
+        listed = list_resolved(dir, *real);
+        if (!listed) return out;
+        names = &*listed;
+    }
     const std::string pat(pattern);
+    // A name without the pattern's plain run cannot match: most of /usr/bin is out at once.
+    const std::string_view literal = required_literal(pattern);
     for (const auto& name : *names) {
+        if (!literal.empty() && name.find(literal) == std::string::npos) continue;
         if (::fnmatch(pat.c_str(), name.c_str(), 0) == 0) out.push_back(join(dir, name));
     }
     return out;

@@ -4,9 +4,12 @@
 // maps every absolute machine path under that folder, resolves symbolic links *inside* it (an
 // absolute target is re-rooted, ".." never climbs out), and takes its environment from
 // DIR/proc/self/environ — so a whole machine can be a folder of fixture files.
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +98,26 @@ class Host {
     /// Where a machine path lives on this computer's filesystem (root + path), unresolved.
     std::string host_path(std::string_view machine_path) const;
 
+    /// While the returned guard lives, the Host remembers what it learnt of the machine's files:
+    /// each path component's lstat(2) and link target (so resolving /usr/local/cuda/lib64/x
+    /// does not stat /usr, /usr/local … again), and each folder's listing. One probe run reads
+    /// the same folders and stats the same prefixes many times; the files do not change under
+    /// it. Answers are the same as without the cache as long as the machine's files do not
+    /// change while the guard lives (a path found missing stays missing).
+    /// A guard made while another lives does nothing. Copies of the Host do not share the
+    /// cache. Not for use by two threads at once while a guard lives.
+    class [[nodiscard]] CacheScope {
+      public:
+        explicit CacheScope(const Host& host);
+        ~CacheScope();
+        CacheScope(const CacheScope&) = delete;
+        CacheScope& operator=(const CacheScope&) = delete;
+
+      private:
+        const Host* m_host = nullptr;  ///< null when an outer guard owns the cache
+    };
+    CacheScope cache_scope() const { return CacheScope(*this); }
+
     /// An error about a machine path, for the user: " (inside the image ROOT)" added on a rooted
     /// Host, so nobody looks for the path on this computer. (Host's own errors name machine paths
     /// only: they go into snapshots, which must not depend on where an image lies.)
@@ -103,10 +126,34 @@ class Host {
   private:
     Host(std::string root, std::map<std::string, std::string> env) : m_root(std::move(root)), m_env(std::move(env)) {}
     Expected<std::string> resolve_impl(std::string_view path, bool follow_last) const;
-    Expected<int> open_regular(std::string_view path) const;
+    Expected<std::string> resolve_uncached(std::string_view path, bool follow_last) const;
+    /// `size`, when given, receives st_size (a hint only: /proc and /sys lie).
+    Expected<int> open_regular(std::string_view path, std::uint64_t* size = nullptr) const;
+
+    struct RunCache;
+    /// lstat(2) of the machine path `machine` (its host_path), through the cache when one is on;
+    /// false with errno set on failure.
+    bool lstat_machine(const std::string& machine, struct stat& st) const;
+    /// stat(2) of a resolved machine path: the cached lstat when it was no link, else the call.
+    bool stat_resolved(const std::string& real, struct stat& st) const;
+    /// The cached listing of a resolved folder, or null (no cache, not listed yet).
+    const std::vector<std::string>* cached_listing(const std::string& real) const;
+    Expected<std::vector<std::string>> list_resolved(std::string_view path, const std::string& real) const;
+
+    /// Holds the cache of a CacheScope; copying a Host copies no cache.
+    struct CacheSlot {
+        std::shared_ptr<RunCache> cache;
+        CacheSlot() = default;
+        CacheSlot(const CacheSlot&) noexcept {}
+        CacheSlot(CacheSlot&&) noexcept {}
+        CacheSlot& operator=(const CacheSlot&) noexcept { return *this; }
+        CacheSlot& operator=(CacheSlot&&) noexcept { return *this; }
+        ~CacheSlot() = default;
+    };
 
     std::string m_root;
     std::map<std::string, std::string> m_env;
+    mutable CacheSlot m_cache;
 };
 
 /// Parses an environment block: KEY=VALUE entries separated by NUL bytes or newlines.

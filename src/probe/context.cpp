@@ -23,6 +23,18 @@ std::optional<std::string> Context::read(std::string_view probe, std::string_vie
     return std::nullopt;
 }
 
+std::optional<Context::Text> Context::read_large(std::string_view probe, std::string_view path, std::size_t cap) {
+    // Only a file whose mapping is sure to hold what read() would return: a regular file (never
+    // /proc, whose sizes lie: read() is used there) of 1..cap bytes.
+    if (auto mapped = host::MappedFile::open(host, path); mapped && mapped->size() > 0 && mapped->size() <= cap) {
+        mapped->will_need(0, mapped->size(), true);  // read front to back: read ahead on a cold cache
+        return Text(std::move(*mapped));
+    }
+    auto data = read(probe, path, cap);
+    if (!data) return std::nullopt;
+    return Text(std::move(*data));
+}
+
 std::optional<std::string> Context::dpkg_version(std::string_view name) const {
     for (const auto& p : dpkg) {
         if (p.name == name) return p.version;
@@ -88,6 +100,9 @@ std::string read_taken_at(Context& ctx) {
 }  // namespace
 
 snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const Options& options) {
+    // One run stats the same path prefixes and lists the same folders many times (the loader's
+    // folders, a toolkit's lib/): each is asked of the machine once.
+    const auto cache = host.cache_scope();
     snapshot::Snapshot snap;
     snap.tool_version = CUDOCTOR_VERSION;
     snap.root = host.root();

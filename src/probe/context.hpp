@@ -9,6 +9,7 @@
 #include "formats/conda_meta.hpp"
 #include "formats/ld_so_cache.hpp"
 #include "host/host.hpp"
+#include "host/mapped_file.hpp"
 #include "kb/kb.hpp"
 #include "snapshot/snapshot.hpp"
 
@@ -53,6 +54,23 @@ class Context {
     /// Reads a file. A missing file is a plain nullopt (a fact, not a fault); any other error
     /// (too large, loop, permission, not a regular file) also adds a note naming the file.
     std::optional<std::string> read(std::string_view probe, std::string_view path, std::size_t cap = host::kDefaultReadCap);
+
+    /// A whole file's bytes, mapped where it can be, read otherwise.
+    class Text {
+      public:
+        explicit Text(host::MappedFile mapped) : m_mapped(std::move(mapped)) {}
+        explicit Text(std::string read) : m_read(std::move(read)) {}
+        std::string_view view() const { return m_mapped ? m_mapped->bytes() : std::string_view(m_read); }
+
+      private:
+        std::optional<host::MappedFile> m_mapped;
+        std::string m_read;
+    };
+    /// read(), for the large files a probe scans once (dpkg's status file, the package logs): a
+    /// non-empty regular file within `cap` is mapped, so its pages come from the page cache as
+    /// they are scanned instead of being copied into fresh memory; anything else (missing, too
+    /// large, empty, unreadable) goes through read(), with its answer and its note.
+    std::optional<Text> read_large(std::string_view probe, std::string_view path, std::size_t cap);
     /// The installed version of a dpkg package, or nullopt.
     std::optional<std::string> dpkg_version(std::string_view name) const;
     /// A conda-meta/*.json package record; nullopt when unreadable (a note says why).

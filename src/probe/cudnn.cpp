@@ -1,8 +1,12 @@
 // cuDNN probe: every copy — inside a toolkit, in the system library folders (a .deb), in a pip
 // wheel, in a conda environment, or anywhere else the loader cache knows — with its version
 // (header and library names), the CUDA major it is built for, and whether the loader finds it.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <map>
 
 #include <re2/re2.h>
@@ -61,6 +65,21 @@ std::optional<int> cuda_library_major(std::string_view name) {
     return std::nullopt;
 }
 
+/// Maps the pages of `bytes` (a range of a mapped file about to be read whole) in one call
+/// instead of a page fault every few pages: the .rodata scanned here is megabytes. A hint: where
+/// the kernel lacks MADV_POPULATE_READ (before 5.14) the pages fault in as before.
+void populate(std::string_view bytes) {
+#ifdef MADV_POPULATE_READ
+    if (bytes.empty()) return;
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto start = reinterpret_cast<std::uintptr_t>(bytes.data()) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size();
+    ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_READ);
+#else
+    (void)bytes;
+#endif
+}
+
 /// What cuDNN's own libraries in `dir` say about the CUDA major they are built for: the CUDA
 /// libraries cuDNN 8's sub-libraries link (DT_NEEDED), else the names cuDNN 9's engine and
 /// graph libraries open (text in .rodata). Files are mapped and read, never loaded. Nothing
@@ -103,7 +122,8 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
                 if (!rodata || rodata->size > kMaxRodata) continue;
                 auto bytes = formats::section_bytes(file->bytes(), *rodata);
                 if (!bytes) continue;
-                for (const auto& lib : formats::library_names_in(*bytes, kCudaLibraryStems))
+                populate(*bytes);
+                for (const auto& lib : find_library_names(*bytes, kCudaLibraryStems))
                     if (auto m = cuda_library_major(lib)) record(*m, n, "opens " + lib);
             }
         }

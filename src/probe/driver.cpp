@@ -168,9 +168,11 @@ void read_wsl_driver(Context& ctx) {
 }
 
 bool is_driver_package(std::string_view name) {
+    if (name.empty()) return false;
     for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils", "libnvidia-gl",
                                "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless", "linux-modules-nvidia", "nvidia-fabricmanager"}) {
-        if (name.starts_with(p)) return true;
+        // The first letter first: a dpkg.log names thousands of packages, few of them NVIDIA's.
+        if (p[0] == name[0] && name.starts_with(p)) return true;
     }
     return false;
 }
@@ -181,18 +183,16 @@ void read_package_logs(Context& ctx) {
     auto& events = ctx.snap.driver.package_events;
     constexpr std::size_t kKeep = 24;
     constexpr std::size_t kLogCap = 64u << 20;
-    if (auto history = ctx.read(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
-        for (const auto& t : formats::parse_apt_history(*history)) {
+    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
+        for (const auto& t : formats::parse_apt_history(history->view(), is_driver_package)) {
             for (const auto& c : t.changes) {
-                if (!is_driver_package(c.package)) continue;
                 events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
             }
         }
     }
     if (events.empty()) {
-        if (auto log = ctx.read(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
-            for (const auto& a : formats::parse_dpkg_log(*log)) {
-                if (!is_driver_package(a.package)) continue;
+        if (auto log = ctx.read_large(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
+            for (const auto& a : formats::parse_dpkg_log(log->view(), is_driver_package)) {
                 events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
             }
         }

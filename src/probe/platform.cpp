@@ -118,12 +118,13 @@ void read_kernel(Context& ctx) {
 }
 
 void read_dpkg(Context& ctx) {
-    auto data = ctx.read(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
+    auto data = ctx.read_large(kPlatformProbe, "/var/lib/dpkg/status", 256u << 20);
     if (!data) return;
-    for (auto& pkg : formats::parse_dpkg_status(*data)) {
-        if (pkg.installed() && pkg.held()) ctx.snap.platform.held_packages.push_back({pkg.name, pkg.version});
-        if (pkg.installed()) ctx.dpkg.push_back({std::move(pkg.name), std::move(pkg.version)});
-    }
+    formats::for_each_dpkg_package(data->view(), [&](const formats::DpkgStanzaView& pkg) {
+        if (!pkg.installed()) return;
+        if (pkg.held()) ctx.snap.platform.held_packages.push_back({std::string(pkg.name), std::string(pkg.version)});
+        ctx.dpkg.push_back({std::string(pkg.name), std::string(pkg.version)});
+    });
 }
 
 void read_glibc(Context& ctx) {
