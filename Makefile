@@ -82,8 +82,11 @@ PREFIX ?= /usr/local
 install: build-bin
 	@cmake --install $(BUILD) --prefix $(PREFIX)
 
+# Every side-by-side measurement (check, fleet, explain, compare, verify-installer, arch, kernels)
+# against its peer in the same loop; ONLY="check fleet" for some. Results in $(BUILD)/bench/.
 bench: build
-	@bench/check_vs_collect_env.sh $(BUILD)/cudoctor
+	@scripts/deps.sh bench
+	@bench/run_all.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) build-fuzz build-fuzz-merge

@@ -294,13 +294,13 @@ void read_dkms(Context& ctx) {
             if (kernels) {
                 for (const auto& k : *kernels) {
                     if (k == "source" || k == "build" || !ctx.host.is_dir(host::join(base, version + "/" + k))) continue;
-                    p.dkms.push_back({.module = module, .version = version, .kernel = k, .built_for_running_kernel = k == p.kernel});
+                    p.dkms.push_back(
+                        {.module = module, .version = version, .kernel = k, .built_for_running_kernel = k == p.kernel, .build_error = {}});
                     any = true;
                 }
             }
             if (!any)
-                p.dkms.push_back(
-                    {.module = module, .version = version, .kernel = "", .built_for_running_kernel = false});  // added, never built
+                p.dkms.push_back({.module = module, .version = version, .kernel = "", .built_for_running_kernel = false, .build_error = {}});  // added, never built
             // A failed build leaves its log in build/ (a good one moves it beside the module).
             const auto error = first_build_error(ctx.host, host::join(base, version + "/build/make.log"));
             for (auto& m : p.dkms)

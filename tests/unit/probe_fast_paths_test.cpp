@@ -383,7 +383,9 @@ TEST(ProbeFastPaths, LargeReadsGiveWhatReadGivesWithTheSameNotes) {
                 const auto read = plain.read("test", file, cap);
                 const auto mapped = large.read_large("test", file, cap);
                 ASSERT_EQ(mapped.has_value(), read.has_value()) << root << file;
-                if (read) EXPECT_EQ(mapped->view(), *read) << root << file;
+                if (read) {
+                    EXPECT_EQ(mapped->view(), *read) << root << file;
+                }
                 EXPECT_EQ(large_snap.notes, plain_snap.notes) << root << file;
             }
         }
