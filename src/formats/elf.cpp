@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "formats/byte_reader.hpp"
 
@@ -168,14 +169,27 @@ Expected<std::vector<std::string>> needed_libraries(std::string_view file, const
 std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems) {
     auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; };
     auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+    constexpr std::string_view kSo = ".so.";
     std::vector<std::pair<std::size_t, std::string>> found;  // (first offset, name)
-    for (const auto stem : stems) {
-        const std::string needle = std::string(stem) + ".so.";
-        for (auto at = bytes.find(needle); at != std::string_view::npos; at = bytes.find(needle, at + 1)) {
+    const char* const data = bytes.data();
+    std::size_t pos = 0;
+    while (pos < bytes.size()) {
+        const void* hit = std::memchr(data + pos, '.', bytes.size() - pos);
+        if (!hit) break;
+        const auto dot = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+        pos = dot + 1;
+        if (bytes.substr(dot, kSo.size()) != kSo) continue;
+        // Every "<stem>.so." has its ".so." here: one pass stopping at '.', not one per stem
+        // stopping at each stem's first letter (cuDNN 9's .rodata is megabytes; 'l' is common).
+        for (const auto stem : stems) {
+            if (stem.size() > dot) continue;
+            const std::size_t at = dot - stem.size();
+            if (bytes.substr(at, stem.size()) != stem) continue;
             if (at > 0 && name_char(bytes[at - 1])) continue;  // "xlibcublas.so.1": another name
-            std::size_t end = at + needle.size();
-            while (end < bytes.size() && end - at - needle.size() < 4 && digit(bytes[end])) ++end;
-            if (end == at + needle.size()) continue;  // "libcublas.so." with no major
+            const std::size_t digits = dot + kSo.size();
+            std::size_t end = digits;
+            while (end < bytes.size() && end - digits < 4 && digit(bytes[end])) ++end;
+            if (end == digits) continue;  // "libcublas.so." with no major
             std::string name(bytes.substr(at, end - at));
             bool seen = false;
             for (const auto& f : found) seen = seen || f.second == name;

@@ -123,7 +123,7 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
                 auto bytes = formats::section_bytes(file->bytes(), *rodata);
                 if (!bytes) continue;
                 populate(*bytes);
-                for (const auto& lib : find_library_names(*bytes, kCudaLibraryStems))
+                for (const auto& lib : formats::library_names_in(*bytes, kCudaLibraryStems))
                     if (auto m = cuda_library_major(lib)) record(*m, n, "opens " + lib);
             }
         }
