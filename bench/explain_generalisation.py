@@ -14,7 +14,8 @@ log decides.
 
 Usage: bench/explain_generalisation.py [--binary build/cudoctor] [--show-train-misses]
 The held-back misses are never printed: once read, a file is no longer held back (re-split with
-new files instead). Prints the two scores and the per-cause table; --json for a machine-readable
+new files instead). Prints the two scores and the written part's per-cause table (the held-back third per cause
+only with --held-back-per-cause: where it misses is a look at it); --json for a machine-readable
 summary. Exit 0 always (a measurement, not a test).
 """
 import argparse
@@ -55,6 +56,8 @@ def main() -> int:
     ap.add_argument("--list-train", action="store_true", help="print the paths of the part patterns are written from, and stop")
     ap.add_argument("--kb", help="read the catalog (and any other table) from this folder instead of the built-in copy")
     ap.add_argument("--written-only", action="store_true", help="score only the part patterns are written from")
+    ap.add_argument("--held-back-per-cause", action="store_true",
+                    help="also print the held-back third per cause (a look at where it misses: afterwards it is no longer held back)")
     args = ap.parse_args()
     if args.kb:
         KB.extend(["--kb", args.kb])
@@ -97,16 +100,18 @@ def main() -> int:
     pct = lambda a, b: 100.0 * a / b if b else 0.0
     if args.json:
         print(json.dumps({"files": len(files), "train": {"right": tr[0], "of": tr[1]}, "held_back": {"right": hb[0], "of": hb[1]},
-                          "per_cause": {c: {"train": r[:2], "held_back": r[2:]} for c, r in table.items()}}, indent=2))
+                          "per_cause": {c: {"train": r[:2], **({"held_back": r[2:]} if args.held_back_per_cause else {})} for c, r in table.items()}}, indent=2))
         return 0
     print("%d real logs, %d causes (incl. none)" % (len(files), len(table)))
     print("written-from part: %d / %d right (%.1f %%)" % (tr[0], tr[1], pct(*tr)))
     if not args.written_only:
         print("held-back third:   %d / %d right (%.1f %%)" % (hb[0], hb[1], pct(*hb)))
     print()
-    print("%-32s %9s %9s" % ("cause", "written", "held back"))
+    # The held-back third per cause says where it misses: only when asked (--held-back-per-cause).
+    per_cause_held = args.held_back_per_cause and not args.written_only
+    print("%-32s %9s %9s" % ("cause", "written", "held back" if per_cause_held else ""))
     for cause, r in sorted(table.items()):
-        print("%-32s %4d/%-4d %4d/%-4d" % (cause, r[0], r[1], r[2], r[3]) if not args.written_only else "%-32s %4d/%-4d" % (cause, r[0], r[1]))
+        print("%-32s %4d/%-4d %4d/%-4d" % (cause, r[0], r[1], r[2], r[3]) if per_cause_held else "%-32s %4d/%-4d" % (cause, r[0], r[1]))
     if args.show_train_misses:
         print()
         for name, got in train_misses:

@@ -6,7 +6,7 @@
 #          programs the tests run for real (torch, OpenCV, Slurm, Ansible, shells, Lmod and
 #          environment-modules' Tcl modulecmd, direnv, makeself …);
 #   fuzz:  clang 14 with its libFuzzer runtime;  lint: clang-format and clang-tidy 14;
-#   bench: the peers `make bench` measures against (ripgrep, pigz, numpy).
+#   bench: the peers `make bench` measures against (ripgrep, pigz, numpy, python3-zstandard).
 set -eu
 # Building: compiler, CMake + Ninja, and the libraries cudoctor links. Running: pci.ids names GPUs.
 BUILD="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev \
@@ -18,7 +18,7 @@ case "${1:-build}" in
   test) PACKAGES="$BUILD $TEST" ;;
   fuzz) PACKAGES="clang-14 libclang-rt-14-dev" ;;
   lint) PACKAGES="clang-format-14 clang-tidy-14" ;;
-  bench) PACKAGES="$BUILD ripgrep pigz python3-numpy python3-torch time" ;;
+  bench) PACKAGES="$BUILD ripgrep pigz python3-numpy python3-torch python3-zstandard time" ;;
   list) echo "build: $BUILD"; echo "test: $TEST (and environment-modules unpacked into /opt/environment-modules)"; exit 0 ;;
   *) echo "usage: $0 [build|test|fuzz|lint|bench|list]" >&2; exit 2 ;;
 esac
