@@ -2,7 +2,7 @@
 # The knowledge-base tables are inside the binary, so the package is the binary, the man page,
 # the completions, the systemd units and the docs. Dependencies are read by dpkg-shlibdeps from
 # the libraries the binary really links (libc6, libstdc++6, libfmt9, libre2-9, libssl3, zlib1g,
-# liblzma5, libzstd1). `lintian` on the .deb: no errors (tests/packaging/deb_install.sh).
+# liblzma5, libzstd1, liblz4-1, libvectorscan5, libsimdjson14). `lintian` on the .deb: no errors (tests/packaging/deb_install.sh).
 #
 # The default address is the one the project's commits carry; a distributor sets their own
 # (-DCUDOCTOR_MAINTAINER="Name <address>"). lintian refuses a host like "localhost".
