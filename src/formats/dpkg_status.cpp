@@ -22,8 +22,10 @@ bool is_blank(std::string_view line) {
     return true;
 }
 
-/// The member a field name fills, or nullptr for a field the doctor does not keep.
-std::string* field_of(DpkgPackage& p, std::string_view name) {
+/// The member a field name fills, or nullptr for a field the doctor does not keep: the same
+/// switch for a built package (std::string members) and a view (std::string_view members).
+template <class Stanza>
+auto field_of(Stanza& p, std::string_view name) -> decltype(&p.status) {
     switch (name.size()) {
         case 6:
             if (equals_ignore_case(name, "status")) return &p.status;
@@ -50,22 +52,6 @@ void finish(std::vector<DpkgPackage>& out, bool& open) {
     // "Source: glibc (2.36-9)" names the source version only when it differs; keep the name.
     const auto space = p.source.find(' ');
     if (space != std::string::npos) p.source.resize(space);
-}
-
-/// The view a field name fills, or nullptr (field_of() for views).
-std::string_view* view_of(DpkgStanzaView& p, std::string_view name) {
-    switch (name.size()) {
-        case 6:
-            if (equals_ignore_case(name, "status")) return &p.status;
-            if (equals_ignore_case(name, "source")) return &p.source;
-            return nullptr;
-        case 7:
-            if (equals_ignore_case(name, "package")) return &p.name;
-            if (equals_ignore_case(name, "version")) return &p.version;
-            return nullptr;
-        case 12: return equals_ignore_case(name, "architecture") ? &p.architecture : nullptr;
-        default: return nullptr;
-    }
 }
 
 }  // namespace
@@ -121,7 +107,7 @@ void for_each_dpkg_package(std::string_view text, const std::function<void(const
             stanza = DpkgStanzaView{};
             open = true;
         }
-        if (std::string_view* field = view_of(stanza, line.substr(0, colon))) *field = text::trim(line.substr(colon + 1));
+        if (std::string_view* field = field_of(stanza, line.substr(0, colon))) *field = text::trim(line.substr(colon + 1));
     }
     finish_view();
 }
