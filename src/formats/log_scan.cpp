@@ -46,9 +46,11 @@
 
 namespace cudoctor::formats {
 
-namespace {
+// Named, not anonymous: LogScanner::Impl (a class with linkage) holds members of these types.
+namespace vectorscan_engine {
 
 using detail::is_break;
+using detail::keep_hit;
 constexpr auto npos = std::string_view::npos;
 
 // A literal at least this long, in every match of its pattern, is rare enough to stand for it.
@@ -91,7 +93,8 @@ struct Candidate {
     bool operator<(const Candidate& o) const { return end != o.end ? end < o.end : pattern < o.pattern; }
 };
 
-}  // namespace
+}  // namespace vectorscan_engine
+using namespace vectorscan_engine;
 
 struct LogScanner::Impl {
     // The RE2 engine, when Vectorscan is not asked for (CUDOCTOR_LOG_ENGINE): every call goes there.
@@ -533,19 +536,7 @@ void LogScanner::Impl::match_window(std::string_view block, std::size_t line_sta
         last_span[index] = {m_begin, m_end};
         last_block[index] = block_number;
         ++counts[index];
-        std::size_t kept = 0;
-        for (const auto& h : hits) kept += h.pattern == index;
-        if (kept >= limits.hits_per_pattern) continue;
-        // The text shown: the whole line(s) the match covers, within the window.
-        std::size_t t_begin = m_begin, t_end = m_end;
-        while (t_begin > w_begin && !is_break(block[t_begin - 1])) --t_begin;
-        while (t_end < w_end && !is_break(block[t_end])) ++t_end;
-        LogHit h;
-        h.pattern = index;
-        h.line = line;
-        h.text = printable_line(block.substr(t_begin, t_end - t_begin));
-        for (int g = 1; g <= groups; ++g) h.groups.emplace_back(printable_line(std::string_view(sub[g].data(), sub[g].size()), 200));
-        hits.push_back(std::move(h));
+        keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
     }
 }
 

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include <re2/re2.h>
+
+#include "formats/log_scan.hpp"
 
 namespace cudoctor::formats::detail {
 
@@ -38,5 +41,24 @@ inline RE2::Options byte_options() {
 inline constexpr std::size_t kOverlap = 2048;
 // A block without any line break is scanned once it grows past this.
 inline constexpr std::size_t kMaxCarry = 1u << 20;
+
+/// Keeps a counted match as a hit, unless pattern `index` already has `limit` kept: its text is
+/// the whole line(s) the match block[m_begin, m_end) covers within the window [w_begin, w_end),
+/// its groups the captures sub[1..groups].
+inline void keep_hit(std::vector<LogHit>& hits, std::size_t limit, std::size_t index, std::size_t line, std::string_view block,
+                     std::size_t m_begin, std::size_t m_end, std::size_t w_begin, std::size_t w_end, const re2::StringPiece* sub, int groups) {
+    std::size_t kept = 0;
+    for (const auto& h : hits) kept += h.pattern == index;
+    if (kept >= limit) return;
+    std::size_t t_begin = m_begin, t_end = m_end;
+    while (t_begin > w_begin && !is_break(block[t_begin - 1])) --t_begin;
+    while (t_end < w_end && !is_break(block[t_end])) ++t_end;
+    LogHit h;
+    h.pattern = index;
+    h.line = line;
+    h.text = printable_line(block.substr(t_begin, t_end - t_begin));
+    for (int g = 1; g <= groups; ++g) h.groups.emplace_back(printable_line(std::string_view(sub[g].data(), sub[g].size()), 200));
+    hits.push_back(std::move(h));
+}
 
 }  // namespace cudoctor::formats::detail

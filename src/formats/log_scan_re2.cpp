@@ -187,19 +187,7 @@ void Re2LogScanner::Impl::match_window(std::string_view block, std::size_t line_
         if (line <= last_line[index]) continue;
         last_line[index] = line;
         ++counts[index];
-        std::size_t kept = 0;
-        for (const auto& h : hits) kept += h.pattern == index;
-        if (kept >= limits.hits_per_pattern) continue;
-        // The text shown: the whole line(s) the match covers, within the window.
-        std::size_t t_begin = m_begin, t_end = m_end;
-        while (t_begin > w_begin && !is_break(block[t_begin - 1])) --t_begin;
-        while (t_end < w_end && !is_break(block[t_end])) ++t_end;
-        LogHit h;
-        h.pattern = index;
-        h.line = line;
-        h.text = printable_line(block.substr(t_begin, t_end - t_begin));
-        for (int g = 1; g <= groups; ++g) h.groups.emplace_back(printable_line(std::string_view(sub[g].data(), sub[g].size()), 200));
-        hits.push_back(std::move(h));
+        keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
     }
 }
 
