@@ -7,8 +7,9 @@ the catalog is written from and a HELD-BACK third that is only scored:
 
     held back  <=>  sha256(file name)[0] % 3 == 0   and the file is not in read-before-split.txt
 
-(read-before-split.txt lists the logs the catalog's first version was written from: they were
-read, so they can never be held back.) A log is right when explain's first cause is its folder's
+(read-before-split.txt lists the logs the catalog's first version was written from, and the held-back
+third of 2026-12-02, retired on 2026-12-03 after four scorings: they were read or scored, so they can
+never be held back again. The held-back third is the hash third of the logs added after that.) A log is right when explain's first cause is its folder's
 id; a `none` log is right when explain names no cause. Explain runs with --no-machine: only the
 log decides.
 
