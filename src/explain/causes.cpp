@@ -81,7 +81,9 @@ std::vector<CauseInfo> make_causes() {
          "Nothing can reach the GPU because the nvidia kernel module is not loaded: it is not installed, "
          "was not built for the running kernel (DKMS), is refused by Secure Boot, or nouveau holds the GPU.",
          {"Install the driver for this GPU, then reboot", "Check the module: lsmod | grep nvidia; sudo modprobe nvidia"},
-         {"wsl"}},
+         // A driver upgraded under a loaded module: the old module then fails too (its firmware
+         // or its device files are gone), and the version mismatch is the root.
+         {"wsl", "driver-library-mismatch"}},
         {"nvidia-smi-missing", 26, "nvidia-smi is missing or cannot reach the driver",
          "nvidia-smi comes with the driver's user-space packages. 'command not found' means they are not "
          "installed here (in a container: the runtime did not add them); 'couldn't communicate with the "
