@@ -188,7 +188,9 @@ std::vector<CauseInfo> make_causes() {
         if (cause.id == "sudo-path-lost") cause.found_with = {"nvcc-not-found"};
         // A log that shows WSL2 (its kernel, its loader folder, its name) beside a driver-level
         // failure: on WSL2 the cause is the platform, and no Linux driver belongs inside.
-        if (cause.id == "wsl") cause.found_with = {"driver-not-loaded", "nvidia-smi-missing", "missing-libcuda", "driver-too-old"};
+        // CUDA unavailable to the framework there is the same platform story.
+        if (cause.id == "wsl")
+            cause.found_with = {"driver-not-loaded", "nvidia-smi-missing", "missing-libcuda", "driver-too-old", "torch-cuda-unavailable"};
     }
     std::sort(c.begin(), c.end(), [](const CauseInfo& a, const CauseInfo& b) { return a.rank < b.rank; });
     return c;
