@@ -53,7 +53,9 @@ TEST(KbSanity, EveryEmbeddedTableParsesWithSourceAndFullRows) {
 TEST(KbSanity, EmbeddedTablesStayTiny) {
     std::size_t total = 0;
     for (const auto& embedded : cudoctor::kb::embedded_tables()) total += embedded.text.size();
-    EXPECT_LT(total, 200u * 1024u);
+    // 238 KB on 2026-12-03, 87 KB of it the error catalog once it covered message families
+    // rather than sentences (#21): still a fraction of a percent of the binary.
+    EXPECT_LT(total, 320u * 1024u);
 }
 
 TEST(KbSanity, ToolkitReleasesAreUniqueOrderedAndDriversNeverDecrease) {
