@@ -219,14 +219,8 @@ TEST(ExplainAnswers, KilledBuildGetsTheJobCountThatFitsThisMachine) {
 
 TEST(ExplainAnswers, AptKeyErrorIsConfirmedByTheSourceWhoseKeyringIsGone) {
     auto s = ubuntu_machine();
-    snapshot::AptSource src;
-    src.file = "/etc/apt/sources.list.d/cuda-ubuntu2204-x86_64.list";
-    src.line = 1;
-    src.uri = "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/";
-    src.suite = "/";
-    src.signed_by = "/usr/share/keyrings/cuda-archive-keyring.gpg";
-    src.signed_by_missing = true;
-    s.platform.apt_sources = {src};
+    s.platform.apt_sources = {nvidia_source("ubuntu2204")};
+    s.platform.apt_sources.front().signed_by_missing = true;
     const std::string log =
         "W: GPG error: https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64  InRelease: The following signatures "
         "couldn't be verified because the public key is not available: NO_PUBKEY A4B469963BF863CC\n";
