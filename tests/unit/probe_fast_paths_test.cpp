@@ -127,6 +127,28 @@ void expect_same_dpkg_log(std::string_view text) {
     }
     // Keeping everything is the plain parse.
     EXPECT_EQ(formats::parse_dpkg_log(text, [](std::string_view) { return true; }).size(), formats::parse_dpkg_log(text).size());
+    // Every name driver_like() keeps holds one of these words, so the lines holding them are
+    // the whole log to it (the driver probe's memmem pre-filter).
+    constexpr std::string_view kWords[] = {"nvidia", "b"};
+    const auto held = formats::parse_dpkg_log(formats::lines_holding(text, kWords), driver_like);
+    ASSERT_EQ(held.size(), plain.size());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+        EXPECT_EQ(held[i].when, plain[i].when);
+        EXPECT_EQ(held[i].package, plain[i].package);
+        EXPECT_EQ(held[i].new_version, plain[i].new_version);
+    }
+}
+
+TEST(ProbeFastPaths, LinesHoldingAWordAreWholeLinesInOrder) {
+    constexpr std::string_view kWords[] = {"cuda", "nvidia"};
+    EXPECT_EQ(formats::lines_holding("", kWords), "");
+    EXPECT_EQ(formats::lines_holding("a\nb\n", kWords), "");
+    EXPECT_EQ(formats::lines_holding("nvidia", kWords), "nvidia");
+    EXPECT_EQ(formats::lines_holding("x cuda y\r\nplain\nnvidia cuda\nlast nvidia", kWords), "x cuda y\r\nnvidia cuda\nlast nvidia");
+    EXPECT_EQ(formats::lines_holding("\n\ncuda\n\n", kWords), "cuda\n");
+    EXPECT_TRUE(formats::holds_any("libnvidia-ml", kWords));
+    EXPECT_FALSE(formats::holds_any("libc6 cud nvidi", kWords));
+    EXPECT_FALSE(formats::holds_any("", kWords));
 }
 
 void expect_same_apt_history(std::string_view text) {
@@ -186,6 +208,12 @@ TEST(ProbeFastPaths, FilteredPackageLogsMatchTheFilteredParse) {
         "   ",
     };
     for (int i = 0; i < 200; ++i) expect_same_apt_history(random_text(rng, history_lines, 1 + static_cast<int>(rng() % 30)));
+    // A history without any word driver_like() needs keeps no change: the probe skips its parse.
+    constexpr std::string_view kWords[] = {"nvidia", "b"};
+    for (const auto& text : corpus("var/log/apt/history.log")) {
+        if (formats::holds_any(text, kWords)) continue;
+        for (const auto& t : formats::parse_apt_history(text, driver_like)) EXPECT_TRUE(t.changes.empty()) << t.start;
+    }
 }
 
 const std::vector<std::string_view> kStems = {"libcublasLt", "libcublas", "libnvrtc", "libcudart"};
