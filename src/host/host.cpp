@@ -59,21 +59,36 @@ std::string_view required_literal(std::string_view pattern) {
 /// Sorts folder entry names as std::sort would (byte order), comparing first the first eight
 /// bytes as one number: a folder of thousands of "lib…" names spends its time in memcmp calls.
 void sort_names(std::vector<std::string>& names) {
+    // Sorted as (first sixteen bytes, index), the names moved once at the end: sorting the
+    // strings themselves moved 32-byte strings at every swap (2.3 M of check's instructions for
+    // its ~4,000 listed names).
     struct Keyed {
-        std::uint64_t key;
-        std::string name;
+        std::uint64_t high;  // bytes 0-7
+        std::uint64_t low;   // bytes 8-15
+        std::uint32_t index;
     };
     std::vector<Keyed> keyed;
     keyed.reserve(names.size());
-    for (auto& n : names) {
-        std::uint64_t key = 0;
-        for (std::size_t i = 0; i < 8; ++i) key = (key << 8) | (i < n.size() ? static_cast<unsigned char>(n[i]) : 0u);
-        keyed.push_back({key, std::move(n)});
+    for (std::size_t n = 0; n < names.size(); ++n) {
+        const std::string& name = names[n];
+        std::uint64_t high = 0;
+        std::uint64_t low = 0;
+        for (std::size_t i = 0; i < 8; ++i) high = (high << 8) | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+        for (std::size_t i = 8; i < 16; ++i) low = (low << 8) | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+        keyed.push_back({high, low, static_cast<std::uint32_t>(n)});
     }
     // Names hold no NUL byte, so the zero padding of a short name sorts it before any longer
-    // name it begins: the key order is the byte order of the first eight bytes.
-    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.key != b.key ? a.key < b.key : a.name < b.name; });
-    for (std::size_t i = 0; i < names.size(); ++i) names[i] = std::move(keyed[i].name);
+    // name it begins: the key order is the byte order of the first sixteen bytes ("libnvidia-…"
+    // share eight), and only names alike that far are compared whole.
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        if (a.high != b.high) return a.high < b.high;
+        if (a.low != b.low) return a.low < b.low;
+        return names[a.index] < names[b.index];
+    });
+    std::vector<std::string> sorted;
+    sorted.reserve(names.size());
+    for (const auto& k : keyed) sorted.push_back(std::move(names[k.index]));
+    names.swap(sorted);
 }
 
 void push_components(std::deque<std::string>& pending, std::string_view path) {
