@@ -13,6 +13,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -136,6 +137,45 @@ void expect_same_dpkg_log(std::string_view text) {
         EXPECT_EQ(held[i].when, plain[i].when);
         EXPECT_EQ(held[i].package, plain[i].package);
         EXPECT_EQ(held[i].new_version, plain[i].new_version);
+    }
+}
+
+/// lines_holding() the plain way: split at each newline, keep the lines that find() a word in.
+std::string reference_lines_holding(std::string_view text, std::span<const std::string_view> words) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto newline = text.find('\n', start);
+        const auto end = newline == std::string_view::npos ? text.size() : newline + 1;
+        const auto line = text.substr(start, end - start);
+        for (const auto w : words)
+            if (line.find(w) != std::string_view::npos) {
+                out.append(line);
+                break;
+            }
+        start = end;
+    }
+    return out;
+}
+
+TEST(ProbeFastPaths, LinesHoldingMatchesTheLineByLineSearch) {
+    constexpr std::string_view kDriverWords[] = {"nvidia", "cuda"};
+    constexpr std::string_view kShortWords[] = {"nvidia", "b"};  // a one-byte word: the byte-wise path
+    std::vector<std::string> texts = corpus("var/log/dpkg.log");
+    for (const auto& t : corpus("var/lib/dpkg/status")) texts.push_back(t);
+    std::mt19937 rng(27);
+    const std::vector<std::string> pieces = {
+        "nvidia", "cuda", "nvidi", "cud", "xcudax", "n",      "c",        "a", "install nvidia-driver-550",
+        "",       " ",    "\t",    "ab",  "cxxa",   "nxxxxa", "libcuda1", "\r"};
+    for (int i = 0; i < 500; ++i) {
+        std::string t;
+        for (int k = static_cast<int>(rng() % 60); k > 0; --k) t += pieces[rng() % pieces.size()] + ((rng() % 3 == 0) ? "\n" : "");
+        texts.push_back(std::move(t));
+    }
+    for (const auto& t : texts) {
+        EXPECT_EQ(formats::lines_holding(t, kDriverWords), reference_lines_holding(t, kDriverWords));
+        EXPECT_EQ(formats::lines_holding(t, kShortWords), reference_lines_holding(t, kShortWords));
+        EXPECT_EQ(formats::holds_any(t, kDriverWords), !reference_lines_holding(t, kDriverWords).empty());
     }
 }
 
