@@ -133,47 +133,70 @@ bool word_at(const char* at, std::span<const std::string_view> words, const char
     return false;
 }
 
+#if defined(__SSE2__)
+/// find_any()'s SSE2 scan for exactly N words of two bytes or more, 16 starts at a time from
+/// `i` (left at the first start it did not test): a start is a candidate when it holds a word's
+/// first two bytes and the byte where that word ends is its last; a candidate is then compared
+/// whole. N fixed so the per-word tests unroll with their constants in registers.
+template <std::size_t N>
+std::size_t scan_blocks(std::string_view text, std::size_t& i, std::span<const std::string_view> words, std::size_t longest) {
+    const char* const data = text.data();
+    const char* const end = data + text.size();
+    __m128i first[N];
+    __m128i second[N];
+    __m128i last[N];
+    std::size_t tail_at[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        first[k] = _mm_set1_epi8(words[k][0]);
+        second[k] = _mm_set1_epi8(words[k][1]);
+        last[k] = _mm_set1_epi8(words[k].back());
+        tail_at[k] = words[k].size() - 1;
+    }
+    // Every load stays inside the text: the last one ends at i + 15 + longest - 1.
+    for (; i + 16 + longest <= text.size() + 1; i += 16) {
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+        const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 1));
+        unsigned mask = 0;
+#pragma GCC unroll 4
+        for (std::size_t k = 0; k < N; ++k) {
+            const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + tail_at[k]));
+            const __m128i head = _mm_and_si128(_mm_cmpeq_epi8(block, first[k]), _mm_cmpeq_epi8(next, second[k]));
+            mask |= static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(head, _mm_cmpeq_epi8(tail, last[k]))));
+        }
+        for (; mask != 0; mask &= mask - 1) {
+            const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+            if (word_at(data + at, words, end)) return at;
+        }
+    }
+    return std::string_view::npos;
+}
+#endif
+
 /// Where the first of `words` (none empty) occurs in `text` at or after `from`; npos when none
-/// does. One pass for all words: 16 starts at a time, a start is a candidate when it holds a
-/// word's first two bytes and the byte where that word ends is its last (SSE2; memmem walks a
-/// megabyte byte by byte, once per word; with the first and last byte alone, "c..a" and
-/// "n....a" were candidates a thousand times in a dpkg.log); a candidate is then compared whole.
+/// does. One pass for all words (memmem walks a megabyte byte by byte, once per word): SSE2
+/// blocks while they fit (scan_blocks; with a word's first and last byte alone, "c..a" and
+/// "n....a" were candidates a thousand times in a dpkg.log), then byte by byte.
 std::size_t find_any(std::string_view text, std::size_t from, std::span<const std::string_view> words) {
     const char* const data = text.data();
     const char* const end = data + text.size();
     std::size_t i = from;
 #if defined(__SSE2__)
-    constexpr std::size_t kMaxWords = 4;
     std::size_t longest = 0;
     std::size_t shortest = ~std::size_t{0};
     for (const auto w : words) {
         longest = std::max(longest, w.size());
         shortest = std::min(shortest, w.size());
     }
-    if (words.size() <= kMaxWords && shortest >= 2) {
-        __m128i first[kMaxWords];
-        __m128i second[kMaxWords];
-        __m128i last[kMaxWords];
-        for (std::size_t k = 0; k < words.size(); ++k) {
-            first[k] = _mm_set1_epi8(words[k][0]);
-            second[k] = _mm_set1_epi8(words[k][1]);
-            last[k] = _mm_set1_epi8(words[k].back());
+    if (shortest >= 2) {
+        std::size_t at = std::string_view::npos;
+        switch (words.size()) {
+            case 1: at = scan_blocks<1>(text, i, words, longest); break;
+            case 2: at = scan_blocks<2>(text, i, words, longest); break;
+            case 3: at = scan_blocks<3>(text, i, words, longest); break;
+            case 4: at = scan_blocks<4>(text, i, words, longest); break;
+            default: break;  // more words: byte by byte
         }
-        // Every load of the block stays inside the text: the last one ends at i + 15 + longest - 1.
-        for (; i + 16 + longest <= text.size() + 1; i += 16) {
-            const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
-            const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 1));
-            unsigned mask = 0;
-            for (std::size_t k = 0; k < words.size(); ++k) {
-                const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + words[k].size() - 1));
-                const __m128i head = _mm_and_si128(_mm_cmpeq_epi8(block, first[k]), _mm_cmpeq_epi8(next, second[k]));
-                mask |= static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(head, _mm_cmpeq_epi8(tail, last[k]))));
-            }
-            for (; mask != 0; mask &= mask - 1) {
-                const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
-                if (word_at(data + at, words, end)) return at;
-            }
-        }
+        if (at != std::string_view::npos) return at;
     }
 #endif
     for (; i < text.size(); ++i)
