@@ -254,21 +254,26 @@ Expected<std::string> Host::resolve_impl(std::string_view path, bool follow_last
 Expected<std::string> Host::resolve_uncached(std::string_view path, bool follow_last) const {
     std::deque<std::string> pending;
     push_components(pending, path);
-    std::vector<std::string> done;
-    int hops = 0;
-    auto current = [&] {
-        std::string p;
-        for (const auto& c : done) p += "/" + c;
-        return p.empty() ? std::string("/") : p;
+    // The components resolved so far, kept as the path they spell ("/usr/lib") and where each
+    // begins in it, so a step appends or cuts one component instead of spelling them all again.
+    std::string done;
+    std::vector<std::size_t> starts;
+    auto pop_done = [&] {
+        done.resize(starts.back());
+        starts.pop_back();
     };
+    int hops = 0;
+    auto current = [&] { return done.empty() ? std::string("/") : done; };
     while (!pending.empty()) {
         std::string part = std::move(pending.front());
         pending.pop_front();
         if (part == "..") {
-            if (!done.empty()) done.pop_back();
+            if (!starts.empty()) pop_done();
             continue;
         }
-        done.push_back(part);
+        starts.push_back(done.size());
+        done += '/';
+        done += part;
         if (pending.empty() && !follow_last) break;
         const std::string machine = current();
         struct stat st {};
@@ -298,8 +303,11 @@ Expected<std::string> Host::resolve_uncached(std::string_view path, bool follow_
             t.assign(target, static_cast<std::size_t>(n));
             if (cached) cached->target = t;
         }
-        done.pop_back();
-        if (t.starts_with('/')) done.clear();
+        pop_done();
+        if (t.starts_with('/')) {
+            done.clear();
+            starts.clear();
+        }
         push_components(pending, t);
     }
     return current();
