@@ -458,7 +458,11 @@ std::vector<std::string> Host::glob(std::string_view dir, std::string_view patte
     const std::string pat(pattern);
     // A name without the pattern's plain run cannot match: most of /usr/bin is out at once.
     const std::string_view literal = required_literal(pattern);
+    // A match begins with the pattern's plain start ("libcudnn.so." of "libcudnn.so.*"): a
+    // prefix compare rules most names out before find(), which stops at every 'l' of "lib…".
+    const std::string_view leading = pattern.substr(0, pattern.find_first_of("*?[\\"));
     for (const auto& name : *names) {
+        if (!name.starts_with(leading)) continue;
         if (!literal.empty() && name.find(literal) == std::string::npos) continue;
         if (::fnmatch(pat.c_str(), name.c_str(), 0) == 0) out.push_back(join(dir, name));
     }
