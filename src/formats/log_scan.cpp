@@ -4,6 +4,7 @@
 
 #include <string.h>  // memrchr (GNU)
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -17,11 +18,12 @@
 #include "formats/log_scan_detail.hpp"
 #include "formats/log_scan_re2.hpp"
 #include "formats/regex_superset.hpp"
+#include "formats/vectorscan_padding.hpp"
 
 // Two engines behind one interface. By default the RE2 one (detail::Re2LogScanner: an RE2
-// alternation of the literals, then RE2::Set). With CUDOCTOR_LOG_ENGINE=vectorscan, the one below;
-// it is not the default because Debian's Vectorscan 5.4.9 was caught missing a literal match
-// depending on where the buffer lay in memory (bench/vectorscan_literal_repro.cpp).
+// alternation of the literals, then RE2::Set). With CUDOCTOR_LOG_ENGINE=vectorscan, the one below.
+// Debian's Vectorscan 5.4.9 misses a literal ending close to the end of the buffer it scans, at
+// some addresses: every scan here carries padding after the data (vectorscan_padding.hpp).
 //
 // How the Vectorscan engine finds the few places worth RE2's time:
 //
@@ -51,6 +53,8 @@ namespace vectorscan_engine {
 
 using detail::is_break;
 using detail::keep_hit;
+using detail::kPaddingByte;
+using detail::kScanPadding;
 constexpr auto npos = std::string_view::npos;
 
 // A literal at least this long, in every match of its pattern, is rare enough to stand for it.
@@ -140,8 +144,13 @@ struct LogScanner::Impl {
     bool occurrences_known = false;
     std::vector<std::vector<std::uint32_t>> strong_patterns;  // by literal id: patterns it stands for
     bool no_cr = false;                                       // the block has no '\r': breaks are '\n' only
+    std::size_t scan_size = 0;                                // the bytes of the block scanned now, padding not counted
 
     Expected<void> compile();
+    // Scans the carry: hits starting in carry[0, scan_end), the rest is look-ahead. The padding
+    // goes after the carry's bytes for the time of the scan (vectorscan_padding.hpp).
+    void scan_carry(std::size_t scan_end);
+    // block[size, size + kScanPadding) must be padding: Vectorscan scans that too.
     void find_candidates(std::string_view block);
     // The first literal starting in block[pos, limit) and ending there too (leftmost, then
     // shortest: what an RE2 alternation of the sorted literals finds): {start, length}, or
@@ -175,8 +184,7 @@ struct LogScanner::Impl {
 Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
     auto impl = std::make_unique<Impl>();
-    // Vectorscan only when asked for: Debian's 5.4.9 was seen to miss a literal match, depending
-    // on where the buffer lay in memory (a small literal set, AVX-512; see the bench notes).
+    // Vectorscan only when asked for (for now: the padding is new).
     if (const char* engine = std::getenv("CUDOCTOR_LOG_ENGINE"); !engine || std::string_view(engine) != "vectorscan") {
         auto reference = detail::Re2LogScanner::create(std::move(patterns), limits);
         if (!reference) return Unexpected<Error>(reference.error());
@@ -318,6 +326,7 @@ void LogScanner::feed(std::string_view bytes) {
     auto& m = *m_impl;
     m.total_bytes += bytes.size();
     const std::size_t old = m.carry.size();
+    m.carry.reserve(old + bytes.size() + kScanPadding);  // room for the padding: no copy of the block to add it
     m.carry.append(bytes);
     // Scan up to the line before the last complete one: that last line stays as look-ahead, so a
     // message wrapping onto the next line is seen whole however the log was cut into pieces.
@@ -329,14 +338,14 @@ void LogScanner::feed(std::string_view bytes) {
         std::size_t before = line_end;
         while (before > 0 && !is_break(m.carry[before - 1])) --before;
         if (before > 0) {
-            m.scan_block(m.carry, before);
+            m.scan_carry(before);
             m.carry.erase(0, before);
         }
     }
     // An overlong line grows in the carry: scan it in slices.
     if (m.carry.size() > detail::kMaxCarry) {
         const std::size_t cut = m.carry.size() - detail::kOverlap;
-        m.scan_block(m.carry, cut);
+        m.scan_carry(cut);
         m.carry.erase(0, cut);
     }
 }
@@ -346,7 +355,7 @@ void LogScanner::finish() {
     auto& m = *m_impl;
     if (!m.carry.empty()) {
         m.ended_without_newline = m.carry.back() != '\n';
-        m.scan_block(m.carry, m.carry.size());
+        m.scan_carry(m.carry.size());
         m.carry.clear();
     }
 }
@@ -363,26 +372,39 @@ void LogScanner::reset() {
     m.ended_without_newline = false;
 }
 
+void LogScanner::Impl::scan_carry(std::size_t scan_end) {
+    const std::size_t size = carry.size();
+    carry.append(kScanPadding, kPaddingByte);
+    scan_block(std::string_view(carry.data(), size), scan_end);
+    carry.resize(size);
+}
+
 void LogScanner::Impl::find_candidates(std::string_view block) {
     candidates.clear();
     occurrences.clear();
     no_cr = std::memchr(block.data(), '\r', block.size()) == nullptr;
-    const bool fits = block.size() < std::numeric_limits<std::uint32_t>::max();
+    const bool fits = block.size() < std::numeric_limits<std::uint32_t>::max() - kScanPadding;
     occurrences_known = fits;
     all_candidates = !fits;
     if (!fits) return;
+    // Matches ending in the padding are not the data's: none of a literal (no literal holds the
+    // padding byte), some of a widened regex (whose matches in the data are reported as well).
     const auto on_literal = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) -> int {
         auto& m = *static_cast<Impl*>(context);
+        if (to > m.scan_size) return 0;
         const std::size_t length = m.literal_length[id];
         m.occurrences.emplace_back(static_cast<std::uint32_t>(to - length), static_cast<std::uint32_t>(length));
         for (const auto pattern : m.strong_patterns[id]) m.candidates.push_back({static_cast<std::size_t>(to), pattern});
         return 0;
     };
     const auto on_regex = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) -> int {
-        static_cast<Impl*>(context)->candidates.push_back({static_cast<std::size_t>(to), static_cast<std::uint32_t>(id)});
+        auto& m = *static_cast<Impl*>(context);
+        if (to <= m.scan_size) m.candidates.push_back({static_cast<std::size_t>(to), static_cast<std::uint32_t>(id)});
         return 0;
     };
-    const auto size = static_cast<unsigned>(block.size());
+    assert(std::string_view(block.data() + block.size(), kScanPadding).find_first_not_of(kPaddingByte) == npos);
+    scan_size = block.size();
+    const auto size = static_cast<unsigned>(block.size() + kScanPadding);
     single_next.assign(single_bytes.size(), {npos, npos});
     if (literal_db && hs_scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
         occurrences_known = false, all_candidates = true;

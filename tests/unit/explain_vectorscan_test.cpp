@@ -16,6 +16,7 @@
 
 #include "explain/explain.hpp"
 #include "formats/log_scan.hpp"
+#include "formats/log_scan_detail.hpp"
 #include "formats/log_scan_re2.hpp"
 #include "formats/regex_superset.hpp"
 
@@ -236,6 +237,54 @@ TEST(ExplainVectorscan, MessagesAtWindowEdges) {
                 ASSERT_TRUE(engines.agree(log, pieces(log.size(), 97))) << before << " before, " << after << " after, in pieces";
             }
         }
+    }
+}
+
+TEST(ExplainVectorscan, LiteralsEndingNearTheEndOfABlock) {
+    // Vectorscan 5.4.9 misses a literal ending 11 to 27 bytes before the end of the buffer it
+    // scans, at some addresses of that end, for sets of 5 to 10 literals (vectorscan_padding.hpp).
+    // Each message here ends the log at every distance up to 40 bytes from its end and, through
+    // the bytes before it, at every end address modulo 64: the log's last block is scanned with
+    // the literal there. Without the padding the engine scans with, this test fails.
+    std::vector<std::vector<LogPattern>> sets = {{
+        {"oom", "CUDA out of memory", R"(CUDA out of memory\.(?: Tried to allocate (\d+(?:\.\d+)? [KMGT]?i?B))?)"},
+        {"cannot-open", "cannot open shared object", R"((lib\w+\.so(?:\.\d+)*):\s*cannot open shared object)"},
+        {"driver-too-old", "driver on your system is too old", R"(The NVIDIA driver on your system is too old \(found version (\d+)\))"},
+        {"wrap", "mismatches the version that was used to compile",
+         R"(detected CUDA version \((\d+\.\d+)\) mismatches the version that was used to compile\s+PyTorch \((\d+\.\d+)\))"},
+        {"gcc", "nsupported GNU version", R"([Uu]nsupported GNU version!? ?(?:gcc versions )?later than (\d+))"},
+    }};
+    for (std::size_t k = 5; k <= 10; ++k) sets.emplace_back(catalog().begin(), catalog().begin() + static_cast<std::ptrdiff_t>(k));
+    for (const auto& patterns : sets) {
+        std::size_t near_end = 0;  // logs whose literal ends 11 to 27 bytes before their end
+        auto engines = Engines::make(patterns);
+        // Each pattern's message as the shortest text it matches in: the corpus line, cut after the match.
+        std::vector<std::pair<std::string, std::size_t>> planted;  // text, bytes after its literal
+        for (const auto& p : patterns) {
+            const RE2 re(p.regex, cudoctor::formats::detail::byte_options());
+            for (const auto& m : messages()) {
+                re2::StringPiece match;
+                if (!re.Match(m, 0, m.size(), RE2::UNANCHORED, &match, 1)) continue;
+                const std::string_view text(match.data(), match.size());
+                const auto literal = text.rfind(p.literal);
+                if (literal == std::string_view::npos || text.find('\n') != std::string_view::npos) continue;
+                planted.emplace_back(std::string(text), text.size() - literal - p.literal.size());
+                break;
+            }
+        }
+        ASSERT_GE(planted.size(), 3u);
+        for (const auto& [text, tail] : planted) {
+            for (std::size_t shift = 0; shift < 64; ++shift) {
+                for (std::size_t after = 0; after <= 40; ++after) {
+                    const std::string log = "step 1: ok\n" + std::string(shift, '.') + " " + text + std::string(after, ' ');
+                    near_end += tail + after >= 11 && tail + after <= 27;
+                    ASSERT_TRUE(engines.agree(log)) << text << ": " << shift << " bytes before, " << after << " after";
+                    ASSERT_FALSE(engines.reference.hits().empty()) << text;
+                    ASSERT_TRUE(engines.agree(log + "\n")) << text << ": " << shift << " bytes before, " << after << " after, then a newline";
+                }
+            }
+        }
+        EXPECT_GE(near_end, 64u * 10) << patterns.size() << " patterns: too few logs in the zone Vectorscan misses";
     }
 }
 
