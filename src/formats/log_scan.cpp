@@ -12,31 +12,76 @@
 #include "formats/log_scan_vectorscan.hpp"
 
 // Two engines behind one interface, finding the same hits (tests/unit/explain_vectorscan_test.cpp):
+//   * Vectorscan (log_scan_vectorscan.cpp): one pass over each block, for the whole catalog at
+//     once, finds the few windows worth RE2's time: ripgrep's speed on a large log. Compiling its
+//     databases takes about 80 ms for the catalog.
 //   * RE2 (log_scan_re2.cpp, the first engine): an RE2 alternation of the literals, then RE2::Set
-//     on each candidate window.
-//   * Vectorscan (log_scan_vectorscan.cpp): one Vectorscan pass over each block finds the few
-//     windows worth RE2's time.
-// By default the RE2 one; CUDOCTOR_LOG_ENGINE=vectorscan asks for the other.
+//     on each candidate window: five times Vectorscan's time per byte, compiled in a few ms.
+// CUDOCTOR_LOG_ENGINE=vectorscan or =re2 asks for one. By default the log's size chooses: its
+// first kDecideBytes wait, in the pieces they came in, until the log ends there (RE2 reads them:
+// a message or a short log is answered without the compile) or grows past them (Vectorscan is
+// compiled and reads them, then the rest). The chosen engine gets the pieces as they came, so
+// the answer is the one that engine gives when fed directly.
 
 namespace cudoctor::formats {
 
+namespace {
+
+// RE2 reads about this much of a log in the time the catalog's Vectorscan databases take to compile.
+constexpr std::size_t kDecideBytes = 8u << 20;
+
+}  // namespace
+
 struct LogScanner::Impl {
+    std::vector<LogPattern> patterns;  // for compiling Vectorscan once the log is large
+    ScanLimits limits;
     std::optional<detail::Re2LogScanner> re2;
     std::optional<detail::VectorscanLogScanner> vectorscan;
+    bool on_vectorscan = false;     // the engine in use
+    bool by_size = false;           // the default: the log's size chooses (again after reset())
+    bool deciding = false;          // by size, not chosen yet: the log waits
+    bool vectorscan_fails = false;  // Vectorscan refused the patterns once: RE2 it is
+    std::string waiting;
+    std::vector<std::size_t> pieces;  // the sizes of the feeds `waiting` came in
+
+    void decide(bool large) {
+        deciding = false;
+        if (large && !vectorscan && !vectorscan_fails) {
+            auto v = detail::VectorscanLogScanner::create(patterns, limits);
+            if (v) vectorscan.emplace(std::move(*v));
+            vectorscan_fails = !v;  // (RE2 took these patterns: the same hits, only slower)
+        }
+        on_vectorscan = large && vectorscan;
+        std::size_t at = 0;
+        for (const auto n : pieces) {
+            feed(std::string_view(waiting).substr(at, n));
+            at += n;
+        }
+        std::string().swap(waiting);
+        pieces.clear();
+    }
+    void feed(std::string_view bytes) { on_vectorscan ? vectorscan->feed(bytes) : re2->feed(bytes); }
 };
 
 Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
     auto impl = std::make_unique<Impl>();
-    if (const char* engine = std::getenv("CUDOCTOR_LOG_ENGINE"); engine && std::string_view(engine) == "vectorscan") {
+    const char* asked = std::getenv("CUDOCTOR_LOG_ENGINE");
+    const std::string_view engine = asked ? asked : "";
+    // Vectorscan needs SSSE3 at least: without it, RE2 whatever was asked.
+    const bool can_vectorscan = hs_valid_platform() == HS_SUCCESS;
+    if (engine == "vectorscan" && can_vectorscan) {
         auto vectorscan = detail::VectorscanLogScanner::create(std::move(patterns), limits);
         if (!vectorscan) return Unexpected<Error>(vectorscan.error());
         impl->vectorscan.emplace(std::move(*vectorscan));
-    } else {
-        auto re2 = detail::Re2LogScanner::create(std::move(patterns), limits);
-        if (!re2) return Unexpected<Error>(re2.error());
-        impl->re2.emplace(std::move(*re2));
+        impl->on_vectorscan = true;
+        return LogScanner(std::move(impl));
     }
+    impl->by_size = impl->deciding = engine != "re2" && engine != "vectorscan" && can_vectorscan;
+    if (impl->by_size) impl->patterns = patterns, impl->limits = limits;
+    auto re2 = detail::Re2LogScanner::create(std::move(patterns), limits);
+    if (!re2) return Unexpected<Error>(re2.error());
+    impl->re2.emplace(std::move(*re2));
     return LogScanner(std::move(impl));
 }
 
@@ -45,17 +90,45 @@ LogScanner::LogScanner(LogScanner&&) noexcept = default;
 LogScanner& LogScanner::operator=(LogScanner&&) noexcept = default;
 LogScanner::~LogScanner() = default;
 
-// Every call goes to the engine in use.
-#define CUDOCTOR_LOG_ENGINE_CALL(call) (m_impl->vectorscan ? m_impl->vectorscan->call : m_impl->re2->call)
-void LogScanner::feed(std::string_view bytes) { CUDOCTOR_LOG_ENGINE_CALL(feed(bytes)); }
-void LogScanner::finish() { CUDOCTOR_LOG_ENGINE_CALL(finish()); }
-void LogScanner::reset() { CUDOCTOR_LOG_ENGINE_CALL(reset()); }
-const std::vector<LogHit>& LogScanner::hits() const { return CUDOCTOR_LOG_ENGINE_CALL(hits()); }
-std::size_t LogScanner::match_count(std::size_t index) const { return CUDOCTOR_LOG_ENGINE_CALL(match_count(index)); }
-const std::vector<LogPattern>& LogScanner::patterns() const { return CUDOCTOR_LOG_ENGINE_CALL(patterns()); }
-std::size_t LogScanner::lines() const { return CUDOCTOR_LOG_ENGINE_CALL(lines()); }
-std::size_t LogScanner::bytes() const { return CUDOCTOR_LOG_ENGINE_CALL(bytes()); }
-#undef CUDOCTOR_LOG_ENGINE_CALL
+void LogScanner::feed(std::string_view bytes) {
+    auto& m = *m_impl;
+    if (!m.deciding) return m.feed(bytes);
+    m.waiting.append(bytes);
+    m.pieces.push_back(bytes.size());
+    if (m.waiting.size() >= kDecideBytes) m.decide(true);
+}
+
+void LogScanner::finish() {
+    auto& m = *m_impl;
+    if (m.deciding) m.decide(false);
+    m.on_vectorscan ? m.vectorscan->finish() : m.re2->finish();
+}
+
+void LogScanner::reset() {
+    auto& m = *m_impl;
+    if (m.re2) m.re2->reset();
+    if (m.vectorscan) m.vectorscan->reset();
+    if (m.by_size) {
+        m.deciding = true;
+        m.on_vectorscan = false;
+        m.waiting.clear();
+        m.pieces.clear();
+    }
+}
+
+const std::vector<LogHit>& LogScanner::hits() const { return m_impl->on_vectorscan ? m_impl->vectorscan->hits() : m_impl->re2->hits(); }
+std::size_t LogScanner::match_count(std::size_t index) const {
+    return m_impl->on_vectorscan ? m_impl->vectorscan->match_count(index) : m_impl->re2->match_count(index);
+}
+const std::vector<LogPattern>& LogScanner::patterns() const {
+    return m_impl->on_vectorscan ? m_impl->vectorscan->patterns() : m_impl->re2->patterns();
+}
+std::size_t LogScanner::lines() const { return m_impl->on_vectorscan ? m_impl->vectorscan->lines() : m_impl->re2->lines(); }
+std::size_t LogScanner::bytes() const {
+    if (m_impl->deciding) return m_impl->waiting.size();
+    return m_impl->on_vectorscan ? m_impl->vectorscan->bytes() : m_impl->re2->bytes();
+}
+std::string_view LogScanner::engine() const { return m_impl->on_vectorscan ? "vectorscan" : "re2"; }
 
 std::string printable_line(std::string_view s, std::size_t max) {
     std::string out;

@@ -94,7 +94,8 @@ std::vector<std::size_t> pieces(std::size_t size, std::size_t piece) {
     return ::testing::AssertionSuccess();
 }
 
-/// LogScanner runs on Vectorscan only when CUDOCTOR_LOG_ENGINE=vectorscan (see log_scan.cpp).
+/// LogScanner runs on Vectorscan from the first byte when CUDOCTOR_LOG_ENGINE=vectorscan; by
+/// default only once a log passes 8 MiB (see log_scan.cpp).
 void use_vectorscan() { ::setenv("CUDOCTOR_LOG_ENGINE", "vectorscan", 1); }
 
 /// Both engines over the same patterns and limits.
@@ -108,6 +109,7 @@ struct Engines {
         auto r = Re2LogScanner::create(patterns, limits);
         EXPECT_TRUE(f) << f.error().message;
         EXPECT_TRUE(r) << r.error().message;
+        EXPECT_EQ(f->engine(), "vectorscan");
         return {std::move(*f), std::move(*r)};
     }
 
@@ -370,16 +372,42 @@ TEST(ExplainVectorscan, OneScannerPerThread) {
     for (const auto& s : scanners) EXPECT_TRUE(same(s, engines.reference));
 }
 
-TEST(ExplainVectorscan, TheDefaultIsTheRe2Engine) {
-    ::unsetenv("CUDOCTOR_LOG_ENGINE");
-    auto s = LogScanner::create(catalog());
-    ASSERT_TRUE(s);
-    auto engines = Engines::make(catalog());  // (sets the variable again, for the tests after this one)
-    std::string log;
-    for (const auto& m : messages()) log += m + "\n";
-    feed(*s, log);
-    feed(engines.reference, log);
-    EXPECT_TRUE(same(*s, engines.reference));
+TEST(ExplainVectorscan, ByDefaultTheLogsSizeChoosesTheEngine) {
+    // A short log: RE2 (no Vectorscan compile); past 8 MiB: Vectorscan, with the first 8 MiB
+    // fed to it in the pieces they came in. The same hits either way, whatever the pieces.
+    std::string shorter;
+    for (const auto& m : messages()) shorter += m + "\n";
+    std::string longer;
+    std::mt19937 random(8);
+    std::string overlong;  // a line of several kMaxCarry slices across the 8 MiB mark: slices depend on the pieces
+    while (overlong.size() < (3u << 20))
+        overlong += std::string(random() % 9000, 'x') + " " + messages()[random() % messages().size()] + " ";
+    std::replace(overlong.begin(), overlong.end(), '\n', ' ');
+    while (longer.size() < (6u << 20)) longer += "step ok\n" + messages()[random() % messages().size()] + "\n";
+    longer += overlong + "\n";
+    while (longer.size() < (10u << 20)) longer += "step ok\n" + messages()[random() % messages().size()] + "\n";
+    auto engines = Engines::make(catalog());
+    const std::vector<std::string> asked = {"", "re2", "vectorscan"};
+    std::vector<LogScanner> scanners;
+    for (const auto& a : asked) {
+        if (a.empty()) ::unsetenv("CUDOCTOR_LOG_ENGINE");
+        else ::setenv("CUDOCTOR_LOG_ENGINE", a.c_str(), 1);
+        scanners.push_back(std::move(*LogScanner::create(catalog())));
+    }
+    for (const auto* log : {&shorter, &longer}) {
+        for (const std::size_t piece : {std::size_t{1} << 20, std::size_t{65521}}) {
+            feed(engines.reference, *log, pieces(log->size(), piece));
+            for (std::size_t i = 0; i < asked.size(); ++i) {
+                auto& s = scanners[i];
+                feed(s, *log, pieces(log->size(), piece));
+                EXPECT_EQ(s.engine(), !asked[i].empty() ? asked[i] : log == &shorter ? "re2" : "vectorscan") << asked[i];
+                EXPECT_EQ(s.bytes(), log->size());
+                EXPECT_TRUE(same(s, engines.reference)) << asked[i] << ", " << log->size() << " bytes in pieces of " << piece;
+            }
+        }
+    }
+    EXPECT_FALSE(engines.reference.hits().empty());
+    use_vectorscan();
 }
 
 TEST(ExplainVectorscan, CreateErrors) {
