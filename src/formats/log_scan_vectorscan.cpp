@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <set>
 #include <utility>
@@ -64,19 +65,64 @@ std::string compile_error_text(hs_compile_error_t* error) {
     return text;
 }
 
-/// The '\n' in s, eight bytes at a time (every byte of a log is counted once).
+/// The '\n' in s, sixteen bytes at a time (every byte of a log is counted once): a lane of `seen`
+/// counts the '\n' in its column, for at most 255 rows before it is added up.
 std::size_t count_newlines(std::string_view s) {
-    constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kNewlines = 0x0a0a0a0a0a0a0a0aULL;
+    using Bytes = unsigned char __attribute__((vector_size(16)));
+    constexpr Bytes kNewlines = {'\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n'};
+    const char* p = s.data();
     std::size_t n = 0, i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, s.data() + i, 8);
-        const std::uint64_t x = word ^ kNewlines;                                    // a zero byte where s has '\n'
-        const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);             // its high bit set for each zero byte, exactly
-        n += static_cast<std::size_t>(((zero >> 7) * 0x0101010101010101ULL) >> 56);  // sum of the 0/1 bytes
+    while (s.size() - i >= 16) {
+        Bytes seen = {};
+        for (std::size_t rows = std::min<std::size_t>((s.size() - i) / 16, 255); rows > 0; --rows, i += 16) {
+            Bytes row;
+            std::memcpy(&row, p + i, 16);
+            seen -= reinterpret_cast<Bytes>(row == kNewlines);  // all ones (-1) where the byte is '\n'
+        }
+        for (int lane = 0; lane < 16; ++lane) n += seen[lane];
     }
-    for (; i < s.size(); ++i) n += s[i] == '\n';
+    for (; i < s.size(); ++i) n += p[i] == '\n';
     return n;
+}
+
+/// The widened regexes' database, and the patterns it could not take (they run in every window).
+struct RegexDatabase {
+    Database db;
+    std::vector<std::uint32_t> refused;
+};
+
+/// Exact where Vectorscan can, else as its pre-filter, else refused.
+RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsigned> ids) {
+    RegexDatabase out;
+    std::vector<unsigned> flags(widened.size(), 0);
+    std::vector<const char*> expressions;
+    while (!widened.empty()) {
+        expressions.clear();
+        for (const auto& w : widened) expressions.push_back(w.c_str());
+        hs_database_t* db = nullptr;
+        hs_compile_error_t* error = nullptr;
+        if (hs_compile_multi(expressions.data(), flags.data(), ids.data(), static_cast<unsigned>(widened.size()), HS_MODE_BLOCK, nullptr,
+                             &db, &error) == HS_SUCCESS) {
+            out.db.reset(db);
+            break;
+        }
+        const int bad = error ? error->expression : -1;
+        (void)compile_error_text(error);
+        if (bad < 0 || static_cast<std::size_t>(bad) >= widened.size()) {  // the set as a whole: none pre-filtered
+            out.refused.insert(out.refused.end(), ids.begin(), ids.end());
+            break;
+        }
+        const auto b = static_cast<std::size_t>(bad);
+        if (!(flags[b] & HS_FLAG_PREFILTER)) {
+            flags[b] |= HS_FLAG_PREFILTER;
+            continue;
+        }
+        out.refused.push_back(ids[b]);
+        widened.erase(widened.begin() + static_cast<std::ptrdiff_t>(b));
+        ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(b));
+        flags.erase(flags.begin() + static_cast<std::ptrdiff_t>(b));
+    }
+    return out;
 }
 
 /// A place where a pattern may match: a match of its literal or widened regex ends at `end`.
@@ -133,7 +179,8 @@ struct VectorscanLogScanner::Impl {
     bool no_cr = false;                                       // the block has no '\r': breaks are '\n' only
     std::size_t scan_size = 0;                                // the bytes of the block scanned now, padding not counted
 
-    Expected<void> compile();
+    // The literal database and the scratch space, with the widened regexes' database compiled.
+    Expected<void> compile(RegexDatabase regexes);
     // Scans the carry: hits starting in carry[0, scan_end), the rest is look-ahead. The padding
     // goes after the carry's bytes for the time of the scan (vectorscan_padding.hpp).
     void scan_carry(std::size_t scan_end);
@@ -173,6 +220,23 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
     auto impl = std::make_unique<Impl>();
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
+    // Candidates: a long literal every match contains stands for its pattern; the others are
+    // pre-filtered by their own regex, widened. Their database takes longest to compile (most
+    // of the ~80 ms for the catalog): on a thread of its own, beside RE2 and the literals. (An
+    // early return waits for it: the future's destructor joins.)
+    std::vector<std::string> widened;
+    std::vector<unsigned> widened_ids;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+        const auto& p = patterns[i];
+        if (p.literal.size() >= kStrongLiteral && literal_required(p.regex, p.literal)) continue;
+        if (auto e = superset_expression(p.regex)) {
+            widened.push_back(std::move(*e));
+            widened_ids.push_back(static_cast<unsigned>(i));
+        } else {
+            impl->always.push_back(static_cast<std::uint32_t>(i));
+        }
+    }
+    auto regex_db = std::async(std::launch::async, compile_widened, std::move(widened), std::move(widened_ids));
     const auto options = byte_options();
     for (const auto& p : patterns) {
         if (p.id.empty()) return fail(Errc::parse, "a pattern without an id");
@@ -183,7 +247,7 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
         impl->regexes.push_back(std::move(re));
     }
     impl->patterns = std::move(patterns);
-    if (auto ok = impl->compile(); !ok) return Unexpected<Error>(ok.error());
+    if (auto ok = impl->compile(regex_db.get()); !ok) return Unexpected<Error>(ok.error());
     impl->counts.assign(impl->patterns.size(), 0);
     impl->last_line.assign(impl->patterns.size(), 0);
     for (const auto& p : impl->patterns) impl->context_free.push_back(has_assertions(p.regex) ? 0 : 1);
@@ -192,7 +256,7 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
     return VectorscanLogScanner(std::move(impl));
 }
 
-Expected<void> VectorscanLogScanner::Impl::compile() {
+Expected<void> VectorscanLogScanner::Impl::compile(RegexDatabase regexes) {
     // Every literal once, for finding the lines to look at.
     const std::set<std::string> unique = [&] {
         std::set<std::string> s;
@@ -226,49 +290,16 @@ Expected<void> VectorscanLogScanner::Impl::compile() {
         literal_db.reset(db);
     }
 
-    // Candidates: a long literal every match contains stands for its pattern; the others are
-    // pre-filtered by their own regex, widened.
+    // The patterns a long literal stands for (create() chose them), by literal.
     strong_patterns.assign(literal_text.size(), {});
-    std::vector<std::string> widened;
-    std::vector<unsigned> widened_ids;
     for (std::size_t i = 0; i < patterns.size(); ++i) {
         const auto& p = patterns[i];
-        if (p.literal.size() >= kStrongLiteral && literal_required(p.regex, p.literal)) {
-            const auto at = std::lower_bound(literal_text.begin(), literal_text.end(), p.literal) - literal_text.begin();
-            strong_patterns[static_cast<std::size_t>(at)].push_back(static_cast<std::uint32_t>(i));
-        } else if (auto e = superset_expression(p.regex)) {
-            widened.push_back(std::move(*e));
-            widened_ids.push_back(static_cast<unsigned>(i));
-        } else {
-            always.push_back(static_cast<std::uint32_t>(i));
-        }
+        if (p.literal.size() < kStrongLiteral || !literal_required(p.regex, p.literal)) continue;
+        const auto at = std::lower_bound(literal_text.begin(), literal_text.end(), p.literal) - literal_text.begin();
+        strong_patterns[static_cast<std::size_t>(at)].push_back(static_cast<std::uint32_t>(i));
     }
-    // Exact where Vectorscan can, else as its pre-filter, else the pattern runs in every window.
-    std::vector<unsigned> widened_flags(widened.size(), 0);
-    while (!widened.empty()) {
-        expressions.clear();
-        for (const auto& w : widened) expressions.push_back(w.c_str());
-        if (hs_compile_multi(expressions.data(), widened_flags.data(), widened_ids.data(), static_cast<unsigned>(widened.size()),
-                             HS_MODE_BLOCK, nullptr, &db, &error) == HS_SUCCESS) {
-            regex_db.reset(db);
-            break;
-        }
-        const int bad = error ? error->expression : -1;
-        (void)compile_error_text(error);
-        if (bad < 0 || static_cast<std::size_t>(bad) >= widened.size()) {  // the set as a whole: none pre-filtered
-            always.insert(always.end(), widened_ids.begin(), widened_ids.end());
-            break;
-        }
-        const auto b = static_cast<std::size_t>(bad);
-        if (!(widened_flags[b] & HS_FLAG_PREFILTER)) {
-            widened_flags[b] |= HS_FLAG_PREFILTER;
-            continue;
-        }
-        always.push_back(widened_ids[b]);
-        widened.erase(widened.begin() + static_cast<std::ptrdiff_t>(b));
-        widened_ids.erase(widened_ids.begin() + static_cast<std::ptrdiff_t>(b));
-        widened_flags.erase(widened_flags.begin() + static_cast<std::ptrdiff_t>(b));
-    }
+    regex_db = std::move(regexes.db);
+    always.insert(always.end(), regexes.refused.begin(), regexes.refused.end());
     std::sort(always.begin(), always.end());
 
     hs_scratch_t* raw = nullptr;
@@ -528,8 +559,10 @@ void VectorscanLogScanner::Impl::match_window(std::string_view block, std::size_
         last_line[index] = line;
         last_span[index] = {m_begin, m_end};
         last_block[index] = block_number;
-        ++counts[index];
-        keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
+        // Hits are kept in the order they are counted: past the limit, keep_hit would only count
+        // the pattern's kept hits (all of them, every time) to find it has enough.
+        if (++counts[index] <= limits.hits_per_pattern)
+            keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
     }
 }
 
