@@ -8,7 +8,6 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
-#include <future>
 #include <limits>
 #include <set>
 #include <utility>
@@ -91,6 +90,7 @@ std::size_t count_newlines(std::string_view s) {
 struct RegexDatabase {
     Database db;
     std::vector<std::uint32_t> refused;
+    std::vector<std::uint32_t> exact;  // compiled as they are, not as a pre-filter: every match end is reported
 };
 
 /// Exact where Vectorscan can, else as its pre-filter, else refused.
@@ -106,6 +106,8 @@ RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsi
         if (hs_compile_multi(expressions.data(), flags.data(), ids.data(), static_cast<unsigned>(widened.size()), HS_MODE_BLOCK, nullptr,
                              &db, &error) == HS_SUCCESS) {
             out.db.reset(db);
+            for (std::size_t k = 0; k < ids.size(); ++k)
+                if (!(flags[k] & HS_FLAG_PREFILTER)) out.exact.push_back(ids[k]);
             break;
         }
         const int bad = error ? error->expression : -1;
@@ -179,7 +181,16 @@ struct VectorscanLogScanner::Impl {
     bool occurrences_known = false;
     std::vector<std::vector<std::uint32_t>> strong_patterns;  // by literal id: patterns it stands for
     bool no_cr = false;                                       // the block has no '\r': breaks are '\n' only
-    std::size_t scan_size = 0;                                // the bytes of the block scanned now, padding not counted
+    std::size_t scan_size = 0;
+    // By pattern: in the regex database as it is (every match end a candidate); the strings it
+    // is when it is only plain strings without captures (literal_alternatives), else empty.
+    std::vector<char> exact_regex;
+    std::vector<std::vector<std::string>> exact_strings;
+    // Where RE2's match in block[w_begin, w_end) starts, for a pattern of exact_strings: at the
+    // leftmost of its strings lying wholly in the window (their ends are its candidates there).
+    // False when there is none.
+    bool leftmost_string(std::string_view block, std::uint32_t pattern, std::size_t w_begin, std::size_t w_end, std::size_t& m_begin,
+                         std::size_t& m_end) const;  // the bytes of the block scanned now, padding not counted
 
     // The literal database and the scratch space, with the widened regexes' database compiled.
     Expected<void> compile(RegexDatabase regexes);
@@ -223,22 +234,21 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
     // Candidates: a long literal every match contains stands for its pattern; the others are
-    // pre-filtered by their own regex, widened. Their database takes longest to compile (most
-    // of the ~80 ms for the catalog): on a thread of its own, beside RE2 and the literals. (An
-    // early return waits for it: the future's destructor joins.)
+    // pre-filtered by their own regex, widened.
     std::vector<std::string> widened;
     std::vector<unsigned> widened_ids;
+    std::vector<char> unwidened(patterns.size(), 0);  // its widened regex is the regex itself
     for (std::size_t i = 0; i < patterns.size(); ++i) {
         const auto& p = patterns[i];
         if (p.literal.size() >= kStrongLiteral && literal_required(p.regex, p.literal)) continue;
         if (auto e = superset_expression(p.regex)) {
+            unwidened[i] = *e == p.regex;
             widened.push_back(std::move(*e));
             widened_ids.push_back(static_cast<unsigned>(i));
         } else {
             impl->always.push_back(static_cast<std::uint32_t>(i));
         }
     }
-    auto regex_db = std::async(std::launch::async, compile_widened, std::move(widened), std::move(widened_ids));
     const auto options = byte_options();
     for (const auto& p : patterns) {
         if (p.id.empty()) return fail(Errc::parse, "a pattern without an id");
@@ -249,12 +259,19 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
         impl->regexes.push_back(std::move(re));
     }
     impl->patterns = std::move(patterns);
-    if (auto ok = impl->compile(regex_db.get()); !ok) return Unexpected<Error>(ok.error());
+    if (auto ok = impl->compile(compile_widened(std::move(widened), std::move(widened_ids))); !ok) return Unexpected<Error>(ok.error());
     impl->counts.assign(impl->patterns.size(), 0);
     impl->last_line.assign(impl->patterns.size(), 0);
     for (const auto& p : impl->patterns) impl->context_free.push_back(has_assertions(p.regex) ? 0 : 1);
     impl->last_span.assign(impl->patterns.size(), {0, 0});
     impl->last_block.assign(impl->patterns.size(), 0);
+    // A pattern that is a few plain strings, its regex in the regex database as it is, without
+    // captures: its candidates are exactly where those strings end, and RE2 is not needed.
+    impl->exact_strings.assign(impl->patterns.size(), {});
+    for (std::size_t i = 0; i < impl->patterns.size(); ++i) {
+        if (!unwidened[i] || !impl->exact_regex[i] || impl->regexes[i]->NumberOfCapturingGroups() != 0) continue;
+        if (auto strings = literal_alternatives(impl->patterns[i].regex)) impl->exact_strings[i] = std::move(*strings);
+    }
     return VectorscanLogScanner(std::move(impl));
 }
 
@@ -302,6 +319,8 @@ Expected<void> VectorscanLogScanner::Impl::compile(RegexDatabase regexes) {
     }
     regex_db = std::move(regexes.db);
     always.insert(always.end(), regexes.refused.begin(), regexes.refused.end());
+    exact_regex.assign(patterns.size(), 0);
+    for (const auto id : regexes.exact) exact_regex[id] = 1;
     std::sort(always.begin(), always.end());
 
     hs_scratch_t* raw = nullptr;
@@ -552,9 +571,14 @@ void VectorscanLogScanner::Impl::match_window(std::string_view block, std::size_
             continue;
         const int groups = re.NumberOfCapturingGroups();
         sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
-        if (!re.Match(window, 0, window.size(), RE2::UNANCHORED, sub.data(), groups + 1)) continue;
-        const std::size_t m_begin = static_cast<std::size_t>(sub[0].data() - block.data());
-        const std::size_t m_end = m_begin + sub[0].size();
+        std::size_t m_begin = 0, m_end = 0;
+        if (!all_candidates && !exact_strings[index].empty()) {
+            if (!leftmost_string(block, id, w_begin, w_end, m_begin, m_end)) continue;
+        } else {
+            if (!re.Match(window, 0, window.size(), RE2::UNANCHORED, sub.data(), groups + 1)) continue;
+            m_begin = static_cast<std::size_t>(sub[0].data() - block.data());
+            m_end = m_begin + sub[0].size();
+        }
         const std::size_t line =
             line_of_start + 1 + static_cast<std::size_t>(std::count(block.begin() + line_start, block.begin() + m_begin, '\n'));
         if (line <= last_line[index]) continue;
@@ -566,6 +590,25 @@ void VectorscanLogScanner::Impl::match_window(std::string_view block, std::size_
         if (++counts[index] <= limits.hits_per_pattern)
             keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
     }
+}
+
+bool VectorscanLogScanner::Impl::leftmost_string(std::string_view block, std::uint32_t pattern, std::size_t w_begin, std::size_t w_end,
+                                                 std::size_t& m_begin, std::size_t& m_end) const {
+    const auto& strings = exact_strings[pattern];
+    bool found = false;
+    for (auto it = std::lower_bound(candidates.begin(), candidates.end(), Candidate{w_begin, 0});
+         it != candidates.end() && it->end <= w_end; ++it) {
+        if (it->pattern != pattern) continue;
+        // A match ends here: one (or more) of the strings; the earliest start counts.
+        for (const auto& s : strings) {
+            if (s.size() > it->end - w_begin || block.compare(it->end - s.size(), s.size(), s) != 0) continue;
+            const std::size_t start = it->end - s.size();
+            if (!found || start < m_begin) m_begin = start, m_end = it->end, found = true;
+        }
+    }
+    // (RE2 may take another of the strings starting there: the same line, the same hit. Any
+    // match serves as the span last_span remembers.)
+    return found;
 }
 
 }  // namespace cudoctor::formats::detail

@@ -357,6 +357,54 @@ TEST(ExplainVectorscan, PatternsThePrefilterCannotTake) {
     for (std::size_t cut = 0; cut <= log.size(); ++cut) ASSERT_TRUE(engines.agree(log, {cut})) << "cut at " << cut;
 }
 
+TEST(ExplainVectorscan, PlainStringPatternsNeedNoRe2) {
+    // A pattern that is only plain strings (literal_alternatives) is matched from its candidates
+    // alone: the leftmost string wholly in the window, RE2's choice among those starting there.
+    const std::vector<LogPattern> patterns = {
+        {"object", " object", R"(Building (?:CUDA|NVCC \(Device\)|CXX|C) object)"},
+        {"prefix", "x", "x(?:ab|abcd)"},  // at one place both: RE2 takes the first
+        {"overlap", "aa", "(?:aaa|aa)"},
+        {"either", "MISMATCH", "(?:CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|cudaErrorSystemDriverMismatch)"},
+        {"words", "Building", R"(Building (C|CXX) object)"},  // a capture: RE2 still runs
+    };
+    ScanLimits narrow;
+    narrow.max_line = 256;  // overlong lines: windows cut strings at both ends
+    auto engines = Engines::make(patterns);
+    auto narrow_engines = Engines::make(patterns, narrow);
+    std::mt19937 random(31);
+    const char* pieces_of[] = {"Building CXX object",
+                               "Building C object",
+                               "Building NVCC (Device) object",
+                               "Building CUDA object",
+                               "xabcd",
+                               "xab",
+                               "xabc",
+                               "aaaa",
+                               "aa",
+                               "a",
+                               "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+                               "cudaErrorSystemDriverMismatch",
+                               " ",
+                               "\n",
+                               "\r\n",
+                               "Building ",
+                               " object"};
+    for (int round = 0; round < 400; ++round) {
+        std::string log;
+        for (int i = static_cast<int>(random() % 60); i > 0; --i) {
+            log += pieces_of[random() % std::size(pieces_of)];
+            if (random() % 7 == 0) log += std::string(random() % 300, 'y');
+        }
+        ASSERT_TRUE(engines.agree(log)) << "round " << round;
+        ASSERT_TRUE(narrow_engines.agree(log)) << "round " << round << ", max_line 256";
+        ASSERT_TRUE(engines.agree(log, pieces(log.size(), 1 + random() % 97))) << "round " << round << ", in pieces";
+    }
+    EXPECT_TRUE(engines.agree("[1/9] Building CXX object a.o\nxabcd xab\naaaa\n"));
+    ASSERT_EQ(engines.fast.hits().size(), 4u);
+    EXPECT_EQ(engines.fast.hits()[0].text, "[1/9] Building CXX object a.o");
+    EXPECT_EQ(engines.fast.match_count(1), 1u);  // "xabcd xab": one line
+}
+
 TEST(ExplainVectorscan, OneScannerPerThread) {
     // Each scanner has its own Vectorscan scratch: scanners of one catalog run side by side.
     std::string log;
@@ -451,6 +499,23 @@ TEST(RegexSuperset, SupersetExpression) {
     EXPECT_EQ(superset_expression(R"(caf\pL)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"(abc\)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"([abc)"), std::nullopt);
+}
+
+TEST(RegexSuperset, LiteralAlternatives) {
+    using cudoctor::formats::detail::literal_alternatives;
+    using Strings = std::vector<std::string>;
+    EXPECT_EQ(literal_alternatives("CUDA out of memory"), Strings{"CUDA out of memory"});
+    EXPECT_EQ(literal_alternatives(R"(Building (?:CUDA|NVCC \(Device\)|CXX|C) object)"),
+              (Strings{"Building CUDA object", "Building NVCC (Device) object", "Building CXX object", "Building C object"}));
+    EXPECT_EQ(literal_alternatives("a|b(?:c|d)e"), (Strings{"a", "bce", "bde"}));
+    EXPECT_EQ(literal_alternatives("x(?:|y)"), (Strings{"x", "xy"}));
+    EXPECT_EQ(literal_alternatives(R"(a\.b\-c)"), Strings{"a.b-c"});
+    for (const char* no : {"",   "a|",    "(a)",     "a?",        "a*",    "a+",   "a{2}", "[ab]", ".",  "^a",
+                           "a$", R"(\d)", R"(\x41)", R"(\bword)", "(?i)a", "(?:a", "a)",   "a]",   "a}", R"(a\)"})
+        EXPECT_EQ(literal_alternatives(no), std::nullopt) << no;
+    std::string many = "(?:a|b)(?:a|b)(?:a|b)(?:a|b)(?:a|b)(?:a|b)";  // 64 strings: the most
+    EXPECT_EQ(literal_alternatives(many)->size(), 64u);
+    EXPECT_EQ(literal_alternatives(many + "(?:a|b)"), std::nullopt);
 }
 
 TEST(RegexSuperset, HasAssertions) {
