@@ -1,8 +1,11 @@
 # CPack: `make package` (cpack -G DEB in the build folder) writes cudoctor_<version>_<arch>.deb.
 # The knowledge-base tables are inside the binary, so the package is the binary, the man page,
 # the completions, the systemd units and the docs. Dependencies are read by dpkg-shlibdeps from
-# the libraries the binary really links (libc6, libstdc++6, libfmt9, libre2-9, libssl3, zlib1g,
-# liblzma5, libzstd1, liblz4-1, libvectorscan5, libsimdjson14). `lintian` on the .deb: no errors (tests/packaging/deb_install.sh).
+# the libraries the binary really links (libc6, libstdc++6, libfmt9, libre2-9, zlib1g, liblzma5,
+# libzstd1, liblz4-1, libvectorscan5, libsimdjson14), and one more is named here: libcrypto is
+# opened at run time on the first digest (src/installer/digest_sinks.cpp), so dpkg-shlibdeps
+# cannot see it; its package (libssl3 on Debian 12) is the one dpkg says holds the libcrypto
+# built against. `lintian` on the .deb: no errors (tests/packaging/deb_install.sh).
 #
 # The default address is the one the project's commits carry; a distributor sets their own
 # (-DCUDOCTOR_MAINTAINER="Name <address>"). lintian refuses a host like "localhost".
@@ -61,6 +64,19 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CUDOCTOR_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The package of the libcrypto.so.N behind OpenSSL's development link, at the version its
+# symbols file gives every 3.x function (>= 3.0.0); nothing where dpkg does not know the file.
+file(REAL_PATH "${OPENSSL_CRYPTO_LIBRARY}" cudoctor_libcrypto)
+find_program(CUDOCTOR_DPKG_QUERY dpkg-query)
+if(CUDOCTOR_DPKG_QUERY)
+  execute_process(COMMAND ${CUDOCTOR_DPKG_QUERY} -S "${cudoctor_libcrypto}" OUTPUT_VARIABLE cudoctor_libcrypto_owner
+                  RESULT_VARIABLE cudoctor_rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(cudoctor_rc EQUAL 0 AND cudoctor_libcrypto_owner MATCHES "^([a-z0-9][a-z0-9.+-]*)(:[a-z0-9-]+)?: ")
+    set(cudoctor_libcrypto_package "${CMAKE_MATCH_1}")
+    string(REGEX REPLACE "^([0-9]+).*" "\\1" cudoctor_openssl_major "${OPENSSL_VERSION}")
+    set(CPACK_DEBIAN_PACKAGE_DEPENDS "${cudoctor_libcrypto_package} (>= ${cudoctor_openssl_major}.0.0)")
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pci.ids")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, man-db, prometheus-node-exporter")
 include(CPack)

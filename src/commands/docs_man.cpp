@@ -38,8 +38,9 @@ constexpr std::array<EnvDoc, 15> k_environment = {{
      "A folder of knowledge-base tables (data/*.tsv), looked up table by table after --kb DIR and before /etc/cudoctor/kb and the "
      "built-in copy; --version names where each table came from. Read from this computer, never from a --root image."},
     {"CUDOCTOR_LOG_ENGINE",
-     "explain --log: 'vectorscan' scans with the Vectorscan pre-filter (faster on large logs; off by default: Vectorscan 5.4.9 was "
-     "seen to miss literal matches); anything else, or unset, the RE2 engine."},
+     "explain: which engine scans the text. Unset (or anything else): the log's size chooses, RE2 for up to 8 MiB, Vectorscan past "
+     "that (one pass for the whole catalog, ripgrep's speed; its 0.1 s compile is not worth it for less). 'vectorscan' or 're2' "
+     "asks for one whatever the size. Both find the same matches."},
     {"CUDOCTOR_PLAN_FAIL_AT", "Test seam: step N (1-based) of an applied plan fails instead of running, to exercise the rollback."},
     {"PATH, LD_LIBRARY_PATH",
      "Which nvcc and which libraries win, as every CUDA program finds them; read from the probed process environment."},

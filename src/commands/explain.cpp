@@ -129,13 +129,15 @@ ExitStatus run_explain(const ExplainOptions& options, std::ostream& out, std::os
 
     explain::RenderContext ctx{reader->lines(), reader->bytes(), ""};
     if (!causes.empty() && !options.no_machine) {
+        std::optional<host::BuildResources> resources;
         if (loaded) {
             ctx.machine = "snapshot " + *options.snapshot_file;
         } else {
             loaded = take_snapshot(machine->host, *kb, options.machine, Probe::all);
+            resources = host::read_build_resources(machine->host);
             ctx.machine = options.machine.root ? "root " + *options.machine.root : "this machine";
         }
-        explain::tie_to_machine(causes, *loaded, *kb);
+        explain::tie_to_machine(causes, *loaded, *kb, resources);
     }
     if (options.json) explain::render_json(causes, ctx, out);
     else if (options.quiet) out << explain::verdict_line(causes, ctx) << "\n";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "host/resources.hpp"
 #include "kb/kb.hpp"
 #include "snapshot/snapshot.hpp"
 
@@ -112,6 +113,9 @@ class Reader {
 /// replaces general fixes by commands for this machine where it can, and raises or lowers the
 /// confidence accordingly (confirmed only → high; contradicted only → one step lower). Also
 /// names the rules that confirm or contradict each cause on this machine (rules::evaluate).
-void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb);
+/// `resources` are the machine's memory and cores (read from its Host; unset for a saved
+/// snapshot): a killed build's fix gets the job count that fits.
+void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb,
+                    const std::optional<host::BuildResources>& resources = std::nullopt);
 
 }  // namespace cudoctor::explain

@@ -64,7 +64,8 @@ std::string capability_of(std::string_view sm) {
 
 }  // namespace detail
 
-void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb) {
+void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, const kb::Kb& kb,
+                    const std::optional<host::BuildResources>& resources) {
     using Tie = std::function<void(Cause&, const snapshot::Snapshot&, const kb::Kb&)>;
     struct CauseTie {
         rules::Id cause;
@@ -92,6 +93,10 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
         {"async-error", detail::tie_runtime_context},
         {"runfile-corrupt", detail::tie_runtime_context},
         {"apt-conflict", detail::tie_runtime_context},
+        {"apt-repo-error", detail::tie_apt_repo},
+        {"container-gpu-unavailable", detail::tie_container_runtime},
+        {"dkms-build-failed", detail::tie_dkms},
+        {"runfile-installer-refused", detail::tie_runfile_refused},
     };
     const auto findings = rules::evaluate(snap, kb);
     auto fired = [&](std::string_view rule) {
@@ -100,6 +105,7 @@ void tie_to_machine(std::vector<Cause>& causes, const snapshot::Snapshot& snap, 
     for (auto& c : causes) {
         auto it = std::find_if(ties.begin(), ties.end(), [&](const CauseTie& t) { return t.cause == c.id; });
         if (it != ties.end()) it->tie(c, snap, kb);
+        if (c.id == "build-oom-killed") detail::tie_build_oom(c, resources);
         if (const auto* mode = rules::find_failure_mode(c.id)) {
             for (auto rule : mode->confirmed_by)
                 if (!rule.empty() && fired(rule)) c.confirming_rules.emplace_back(rule);

@@ -7,6 +7,7 @@
 
 #include "common/version.hpp"
 #include "explain/explain.hpp"
+#include "host/resources.hpp"
 
 namespace cudoctor::explain::detail {
 
@@ -43,5 +44,11 @@ void tie_sudo_secure_path(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_cuda_version_mismatch_build(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_opencv_cuda(Cause&, const snapshot::Snapshot&, const kb::Kb&);
 void tie_runtime_context(Cause&, const snapshot::Snapshot&, const kb::Kb&);  // oom, async, runfile, apt
+void tie_apt_repo(Cause&, const snapshot::Snapshot&, const kb::Kb&);
+void tie_container_runtime(Cause&, const snapshot::Snapshot&, const kb::Kb&);
+void tie_dkms(Cause&, const snapshot::Snapshot&, const kb::Kb&);
+void tie_runfile_refused(Cause&, const snapshot::Snapshot&, const kb::Kb&);
+/// A killed build against this machine's memory and cores: how many parallel jobs fit here.
+void tie_build_oom(Cause&, const std::optional<host::BuildResources>& resources);
 
 }  // namespace cudoctor::explain::detail

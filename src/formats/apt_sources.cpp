@@ -161,4 +161,60 @@ std::vector<AptPreference> parse_apt_preferences(std::string_view text) {
     return out;
 }
 
+namespace {
+
+bool all_of_set(std::string_view s, bool (*in_set)(char)) {
+    for (const char c : s)
+        if (!in_set(c)) return false;
+    return !s.empty();
+}
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool lower_or_digit_or_hyphen(char c) { return (c >= 'a' && c <= 'z') || digit(c) || c == '-'; }
+bool word_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c) || c == '_'; }
+bool repo_char(char c) { return word_char(c) || c == '.' || c == '-'; }
+
+/// `s` without one `prefix`; false (s untouched) when it does not start with it.
+bool eat(std::string_view& s, std::string_view prefix) {
+    if (!s.starts_with(prefix)) return false;
+    s.remove_prefix(prefix.size());
+    return true;
+}
+
+}  // namespace
+
+// Written out rather than as std::regex (whose compile alone cost check a million instructions):
+// neither the repository nor the architecture holds a '/', so each URI splits one way only.
+std::string nvidia_cuda_repo_of(std::string_view uri) {
+    if (!eat(uri, "https://") && !eat(uri, "http://")) return "";
+    if (!eat(uri, "developer.download.nvidia.com/compute/cuda/repos/")) return "";
+    const auto slash = uri.find('/');
+    if (slash == std::string_view::npos) return "";
+    const auto repo = uri.substr(0, slash);
+    auto arch = uri.substr(slash + 1);
+    if (arch.ends_with('/')) arch.remove_suffix(1);
+    if (!all_of_set(repo, repo_char) || !all_of_set(arch, word_char)) return "";
+    return std::string(repo);
+}
+
+std::optional<LocalCudaRepo> local_cuda_repo_of(std::string_view uri) {
+    if (!eat(uri, "file:")) return std::nullopt;
+    eat(uri, "//");
+    if (!eat(uri, "/var/")) return std::nullopt;
+    if (uri.ends_with('/')) uri.remove_suffix(1);
+    const std::string_view name = uri;
+    // cuda-repo-<tag>-<major>-<minor>-local: the numbers hold no '-', so they are the last two
+    // hyphen-separated parts before "-local", and the tag is all before them.
+    if (!eat(uri, "cuda-repo-") || !uri.ends_with("-local")) return std::nullopt;
+    uri.remove_suffix(std::string_view("-local").size());
+    const auto last = uri.rfind('-');
+    if (last == std::string_view::npos || last == 0) return std::nullopt;
+    const auto before = uri.rfind('-', last - 1);
+    if (before == std::string_view::npos) return std::nullopt;
+    const auto tag = uri.substr(0, before);
+    const auto major = uri.substr(before + 1, last - before - 1);
+    const auto minor = uri.substr(last + 1);
+    if (!all_of_set(tag, lower_or_digit_or_hyphen) || !all_of_set(major, digit) || !all_of_set(minor, digit)) return std::nullopt;
+    return LocalCudaRepo{std::string(name), std::string(major) + "." + std::string(minor)};
+}
+
 }  // namespace cudoctor::formats

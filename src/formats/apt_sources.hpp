@@ -52,4 +52,19 @@ struct AptPreference {
 /// is dropped. Never fails; at most `kMaxAptEntries` stanzas.
 std::vector<AptPreference> parse_apt_preferences(std::string_view text);
 
+/// NVIDIA's CUDA repository a source URI names: "ubuntu2204" of
+/// http(s)://developer.download.nvidia.com/compute/cuda/repos/<repo>/<arch>[/] (repo of
+/// [A-Za-z0-9._-], arch of [A-Za-z0-9_]); "" for any other URI.
+std::string nvidia_cuda_repo_of(std::string_view uri);
+
+/// A local repository NVIDIA's local .deb installs: file:[//]/var/<name>[/] where name is
+/// cuda-repo-<tag>-<major>-<minor>-local (tag of [a-z0-9-], so it may hold hyphens:
+/// cuda-repo-wsl-ubuntu-12-4-local).
+struct LocalCudaRepo {
+    std::string name;     ///< "cuda-repo-ubuntu2204-12-4-local"
+    std::string release;  ///< "12.4"
+};
+/// nullopt for any other URI.
+std::optional<LocalCudaRepo> local_cuda_repo_of(std::string_view uri);
+
 }  // namespace cudoctor::formats

@@ -16,6 +16,18 @@ bool equals_ignore_case(std::string_view a, std::string_view lower) {
     return true;
 }
 
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+/// text::trim() written out: called for every kept field of a thousand stanzas, and
+/// find_first_not_of over a set of six was most of its cost.
+std::string_view trim_spaces(std::string_view s) {
+    std::size_t b = 0;
+    std::size_t e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    while (e > b && is_space(s[e - 1])) --e;
+    return s.substr(b, e - b);
+}
+
 bool is_blank(std::string_view line) {
     for (const char c : line)
         if (c != ' ' && c != '\t') return false;
@@ -107,7 +119,7 @@ void for_each_dpkg_package(std::string_view text, const std::function<void(const
             stanza = DpkgStanzaView{};
             open = true;
         }
-        if (std::string_view* field = field_of(stanza, line.substr(0, colon))) *field = text::trim(line.substr(colon + 1));
+        if (std::string_view* field = field_of(stanza, line.substr(0, colon))) *field = trim_spaces(line.substr(colon + 1));
     }
     finish_view();
 }

@@ -30,6 +30,26 @@ struct CacheError {
 
 [[noreturn]] void raise(Errc code, std::string message) { throw CacheError{Error{code, std::move(message)}}; }
 
+/// What an error names ("new-format header", "entry 12 name"): put together only when an error
+/// is raised, not for each of the thousand entries a cache holds.
+struct What {
+    static constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
+    What(const char* t) : text(t) {}
+    What(std::string_view t) : text(t) {}
+    What(const std::string& t) : text(t) {}
+    What(std::string_view t, std::uint64_t i, std::string_view s = {}) : text(t), index(i), suffix(s) {}
+    std::string_view text;
+    std::uint64_t index = kNoIndex;
+    std::string_view suffix;
+
+    std::string str() const {
+        std::string out(text);
+        if (index != kNoIndex) out += " " + std::to_string(index);
+        out += suffix;
+        return out;
+    }
+};
+
 /// The input bytes, read only through range(): the single place where an offset and a length
 /// are checked against the end of the file.
 class CacheBytes {
@@ -42,33 +62,33 @@ class CacheBytes {
     std::uint64_t size() const { return m_data.size(); }
     void set_big_endian(bool big) { m_big_endian = big; }
 
-    std::string_view range(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
+    std::string_view range(std::uint64_t offset, std::uint64_t length, const What& what) const {
         if (offset > m_data.size() || length > m_data.size() - offset)
-            raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) + " (" +
+            raise(Errc::truncated, "ld.so.cache truncated: " + what.str() + " at offset " + std::to_string(offset) + " (" +
                                        std::to_string(length) + " bytes) runs past the end of the file (" + std::to_string(m_data.size()) +
                                        " bytes)");
         return m_data.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
     }
 
-    std::uint64_t uint(std::uint64_t offset, std::size_t width, std::string_view what) const {
+    std::uint64_t uint(std::uint64_t offset, std::size_t width, const What& what) const {
         const auto bytes = range(offset, width, what);
         std::uint64_t v = 0;
         for (std::size_t i = 0; i < width; ++i) v = (v << 8) | static_cast<std::uint8_t>(bytes[m_big_endian ? i : width - 1 - i]);
         return v;
     }
 
-    std::uint32_t u32(std::uint64_t offset, std::string_view what) const { return static_cast<std::uint32_t>(uint(offset, 4, what)); }
+    std::uint32_t u32(std::uint64_t offset, const What& what) const { return static_cast<std::uint32_t>(uint(offset, 4, what)); }
 
     /// The NUL-terminated string at `offset`, copied (and charged to the budget).
-    std::string c_string(std::uint64_t offset, std::string_view what) {
+    std::string c_string(std::uint64_t offset, const What& what) {
         const std::uint64_t avail = offset <= size() ? size() - offset : 0;
         const auto window = range(offset, avail < kMaxString + 1 ? avail : kMaxString + 1, what);
         const auto nul = window.find('\0');
         if (nul == std::string_view::npos) {
             if (window.size() <= kMaxString)
-                raise(Errc::truncated, "ld.so.cache truncated: " + std::string(what) + " at offset " + std::to_string(offset) +
+                raise(Errc::truncated, "ld.so.cache truncated: " + what.str() + " at offset " + std::to_string(offset) +
                                            " has no terminating NUL before the end of the file (" + std::to_string(size()) + " bytes)");
-            raise(Errc::parse, "ld.so.cache: " + std::string(what) + " at offset " + std::to_string(offset) + " is longer than " +
+            raise(Errc::parse, "ld.so.cache: " + what.str() + " at offset " + std::to_string(offset) + " is longer than " +
                                    std::to_string(kMaxString) + " bytes");
         }
         if (nul > m_budget)
@@ -143,20 +163,20 @@ void read_new(CacheBytes& file, std::uint64_t base, LdCache& out) {
     out.entries.reserve(nlibs);
     for (std::uint64_t i = 0; i < nlibs; ++i) {
         const std::uint64_t at = entries_at + kNewEntrySize * i;
-        const std::string label = "entry " + std::to_string(i);
+        const What label("entry", i);
         LdCacheEntry e;
         e.flags = file.u32(at, label);
         const std::uint32_t key = file.u32(at + 4, label);
         const std::uint32_t value = file.u32(at + 8, label);
         e.osversion = file.u32(at + 12, label);
         e.hwcap = file.uint(at + 16, 8, label);
-        e.key = file.c_string(base + key, label + " name");
-        e.value = file.c_string(base + value, label + " path");
+        e.key = file.c_string(base + key, What("entry", i, " name"));
+        e.value = file.c_string(base + value, What("entry", i, " path"));
         const auto index = static_cast<std::uint32_t>(e.hwcap);
         if (is_hwcaps_reference(e.hwcap) && index < ext.hwcaps_count) {
             // ldconfig writes these string offsets relative to the new header, like key and value.
-            const std::uint32_t name_at = file.u32(ext.hwcaps_at + 4ULL * index, label + " glibc-hwcaps index");
-            e.hwcaps_subdir = file.c_string(base + name_at, label + " glibc-hwcaps name");
+            const std::uint32_t name_at = file.u32(ext.hwcaps_at + 4ULL * index, What("entry", i, " glibc-hwcaps index"));
+            e.hwcaps_subdir = file.c_string(base + name_at, What("entry", i, " glibc-hwcaps name"));
         }
         out.entries.push_back(std::move(e));
     }
@@ -184,13 +204,13 @@ LdCache read_old_or_compat(CacheBytes& file) {
     out.entries.reserve(nlibs);
     for (std::uint64_t i = 0; i < nlibs; ++i) {
         const std::uint64_t at = kOldHeaderSize + kOldEntrySize * i;
-        const std::string label = "entry " + std::to_string(i);
+        const What label("entry", i);
         LdCacheEntry e;
         e.flags = file.u32(at, label);
         const std::uint32_t key = file.u32(at + 4, label);
         const std::uint32_t value = file.u32(at + 8, label);
-        e.key = file.c_string(strings_at + key, label + " name");
-        e.value = file.c_string(strings_at + value, label + " path");
+        e.key = file.c_string(strings_at + key, What("entry", i, " name"));
+        e.value = file.c_string(strings_at + value, What("entry", i, " path"));
         out.entries.push_back(std::move(e));
     }
     return out;

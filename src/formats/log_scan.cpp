@@ -2,298 +2,87 @@
 
 #include <hs/hs.h>
 
-#include <string.h>  // memrchr (GNU)
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
 #include <cstdlib>
-#include <cstring>
-#include <limits>
-#include <set>
+#include <optional>
 #include <utility>
 
-#include <re2/re2.h>
-
-#include "formats/log_scan_detail.hpp"
 #include "formats/log_scan_re2.hpp"
-#include "formats/regex_superset.hpp"
+#include "formats/log_scan_vectorscan.hpp"
 
-// Two engines behind one interface. By default the RE2 one (detail::Re2LogScanner: an RE2
-// alternation of the literals, then RE2::Set). With CUDOCTOR_LOG_ENGINE=vectorscan, the one below;
-// it is not the default because Debian's Vectorscan 5.4.9 was caught missing a literal match
-// depending on where the buffer lay in memory (bench/vectorscan_literal_repro.cpp).
-//
-// How the Vectorscan engine finds the few places worth RE2's time:
-//
-// The lines looked at, and the window of text each is matched in, are exactly those of the
-// reference engine (log_scan_re2.cpp, where an RE2 alternation of the literals finds them): a
-// line holding a literal, with the next line when both fit in max_line, or windows around each
-// literal of an overlong line. What changes is which patterns run there, and which lines are
-// visited at all:
-//   * Candidates. One Vectorscan pass over each block reports where a pattern may match: for a
-//     pattern whose literal is long (kStrongLiteral) and provably in every match, the places the
-//     literal ends; for the others (a literal like ":" is everywhere), the places a widened copy
-//     of the regex itself ends (regex_superset.hpp: anchors and word boundaries dropped, bounded
-//     repeats unbounded, so it matches wherever RE2 could, in any window). A window runs RE2 only
-//     for the patterns with a candidate ending inside it; a window without any is skipped, as the
-//     reference's RE2::Set would have found nothing there.
-//   * Jumps. A window reaches at most two line breaks past the line of its literal. So, before
-//     the next candidate, every line more than four breaks back can only make windows without a
-//     candidate: the scan jumps there, and looks for literals (a second Vectorscan database, of
-//     all literals, scanned in a small slice) only from there on.
-// A pattern Vectorscan cannot compile even as a pre-filter is a candidate in every window, and
-// then no line is skipped: slower, never different.
+// Two engines behind one interface, finding the same hits (tests/unit/explain_vectorscan_test.cpp):
+//   * Vectorscan (log_scan_vectorscan.cpp): one pass over each block, for the whole catalog at
+//     once, finds the few windows worth RE2's time: ripgrep's speed on a large log. Compiling its
+//     databases takes about 80 ms for the catalog.
+//   * RE2 (log_scan_re2.cpp, the first engine): an RE2 alternation of the literals, then RE2::Set
+//     on each candidate window: five times Vectorscan's time per byte, compiled in about 15 ms.
+// CUDOCTOR_LOG_ENGINE=vectorscan or =re2 asks for one. By default the log's size chooses: its
+// first kDecideBytes wait, in the pieces they came in, until the log ends there (RE2 reads them:
+// a message or a short log is answered without the compile) or grows past them (Vectorscan is
+// compiled and reads them, then the rest). The chosen engine gets the pieces as they came, so
+// the answer is the one that engine gives when fed directly.
 
 namespace cudoctor::formats {
 
-// Named, not anonymous: LogScanner::Impl (a class with linkage) holds members of these types.
-namespace vectorscan_engine {
+namespace {
 
-using detail::is_break;
-using detail::keep_hit;
-constexpr auto npos = std::string_view::npos;
+// RE2 reads about this much of a log in the time the catalog's Vectorscan databases take to compile.
+constexpr std::size_t kDecideBytes = 8u << 20;
 
-// A literal at least this long, in every match of its pattern, is rare enough to stand for it.
-constexpr std::size_t kStrongLiteral = 8;
-
-struct DatabaseFree {
-    void operator()(hs_database_t* db) const { hs_free_database(db); }
-};
-struct ScratchFree {
-    void operator()(hs_scratch_t* s) const { hs_free_scratch(s); }
-};
-using Database = std::unique_ptr<hs_database_t, DatabaseFree>;
-using Scratch = std::unique_ptr<hs_scratch_t, ScratchFree>;
-
-std::string compile_error_text(hs_compile_error_t* error) {
-    std::string text = error && error->message ? error->message : "unknown error";
-    hs_free_compile_error(error);
-    return text;
-}
-
-/// The '\n' in s, eight bytes at a time (every byte of a log is counted once).
-std::size_t count_newlines(std::string_view s) {
-    constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL, kNewlines = 0x0a0a0a0a0a0a0a0aULL;
-    std::size_t n = 0, i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, s.data() + i, 8);
-        const std::uint64_t x = word ^ kNewlines;                                    // a zero byte where s has '\n'
-        const std::uint64_t zero = ~(((x & kLow7) + kLow7) | x | kLow7);             // its high bit set for each zero byte, exactly
-        n += static_cast<std::size_t>(((zero >> 7) * 0x0101010101010101ULL) >> 56);  // sum of the 0/1 bytes
-    }
-    for (; i < s.size(); ++i) n += s[i] == '\n';
-    return n;
-}
-
-/// A place where a pattern may match: a match of its literal or widened regex ends at `end`.
-struct Candidate {
-    std::size_t end;
-    std::uint32_t pattern;
-    bool operator<(const Candidate& o) const { return end != o.end ? end < o.end : pattern < o.pattern; }
-};
-
-}  // namespace vectorscan_engine
-using namespace vectorscan_engine;
+}  // namespace
 
 struct LogScanner::Impl {
-    // The RE2 engine, when Vectorscan is not asked for (CUDOCTOR_LOG_ENGINE): every call goes there.
-    std::unique_ptr<detail::Re2LogScanner> reference;
-    std::vector<LogPattern> patterns;
+    std::vector<LogPattern> patterns;  // for compiling Vectorscan once the log is large
     ScanLimits limits;
-    std::vector<std::unique_ptr<RE2>> regexes;
+    std::optional<detail::Re2LogScanner> re2;
+    std::optional<detail::VectorscanLogScanner> vectorscan;
+    bool on_vectorscan = false;     // the engine in use
+    bool by_size = false;           // the default: the log's size chooses (again after reset())
+    bool deciding = false;          // by size, not chosen yet: the log waits
+    bool vectorscan_fails = false;  // Vectorscan refused the patterns once: RE2 it is
+    std::string waiting;
+    std::vector<std::size_t> pieces;  // the sizes of the feeds `waiting` came in
 
-    // Vectorscan: all literals (where windows are), candidates by literal, candidates by regex.
-    Database literal_db, regex_db;
-    Scratch scratch;                          // this scanner's own: scanning is thread-safe per instance
-    std::vector<std::size_t> literal_length;  // by id in literal_db
-    std::size_t longest_literal = 0;
-    std::string single_bytes;  // the literals of one byte, not in literal_db
-    // For each of them: where the last memchr started, and what it found (npos: nothing after).
-    std::vector<std::pair<std::size_t, std::size_t>> single_next;
-    std::vector<std::uint32_t> always;      // patterns without a pre-filter: run in every window
-    std::vector<Candidate> candidates;      // of the current block, by end
-    bool all_candidates = false;            // a scan failed: every pattern in every window
-    std::vector<std::string> literal_text;  // by id in literal_db
-    bool literal_has_break = false;         // then lines are never skipped (see scan_block)
-
-    std::vector<LogHit> hits;
-    std::vector<std::size_t> counts;
-    // The last line each pattern matched: lines come in order, so a line seen twice (through the
-    // window of the line before it, or the overlap of a sliced long line) is never counted twice.
-    std::vector<std::size_t> last_line;
-    std::string carry;         // an unfinished line from the previous feed
-    std::size_t newlines = 0;  // '\n' before the current block
-    std::size_t total_bytes = 0;
-    bool ended_without_newline = false;
-    std::vector<std::uint32_t> ids;     // reused
-    std::vector<re2::StringPiece> sub;  // reused
-    // A pattern without assertions (^ $ \b ...) that matched [first, second) of block number
-    // last_block: a window holding that match cannot give it a new line (see match_window).
-    std::vector<char> context_free;
-    std::vector<std::pair<std::size_t, std::size_t>> last_span;
-    std::vector<std::uint64_t> last_block;
-    std::uint64_t block_number = 0;
-    // The literals in the current block, {start, length} by start then length (when known: a
-    // block of 4 GiB or more, or a failed scan, falls back to searching for each literal).
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> occurrences;
-    bool occurrences_known = false;
-    std::vector<std::vector<std::uint32_t>> strong_patterns;  // by literal id: patterns it stands for
-    bool no_cr = false;                                       // the block has no '\r': breaks are '\n' only
-
-    Expected<void> compile();
-    void find_candidates(std::string_view block);
-    // The first literal starting in block[pos, limit) and ending there too (leftmost, then
-    // shortest: what an RE2 alternation of the sorted literals finds): {start, length}, or
-    // {npos, 0}.
-    std::pair<std::size_t, std::size_t> next_literal(std::string_view block, std::size_t pos, std::size_t limit);
-    std::pair<std::size_t, std::size_t> next_literal_slowly(std::string_view block, std::size_t pos, std::size_t limit);
-    // Finds hits starting in block[0, scan_end); the rest of block is look-ahead for windows.
-    void scan_block(std::string_view block, std::size_t scan_end);
-    // Where the line around `at` starts, looking back no further than floor (then floor); where
-    // it ends, looking no further than ceiling (then ceiling, or `at` when past it).
-    std::size_t line_start(std::string_view block, std::size_t at, std::size_t floor) const {
-        if (no_cr) {
-            const auto* b = static_cast<const char*>(::memrchr(block.data() + floor, '\n', at - floor));
-            return b ? static_cast<std::size_t>(b - block.data()) + 1 : floor;
+    void decide(bool large) {
+        deciding = false;
+        if (large && !vectorscan && !vectorscan_fails) {
+            auto v = detail::VectorscanLogScanner::create(patterns, limits);
+            if (v) vectorscan.emplace(std::move(*v));
+            vectorscan_fails = !v;  // (RE2 took these patterns: the same hits, only slower)
         }
-        while (at > floor && !is_break(block[at - 1])) --at;
-        return at;
-    }
-    std::size_t line_end(std::string_view block, std::size_t at, std::size_t ceiling) const {
-        if (at >= ceiling) return at;
-        if (no_cr) {
-            const auto* b = static_cast<const char*>(std::memchr(block.data() + at, '\n', ceiling - at));
-            return b ? static_cast<std::size_t>(b - block.data()) : ceiling;
+        on_vectorscan = large && vectorscan;
+        std::size_t at = 0;
+        for (const auto n : pieces) {
+            feed(std::string_view(waiting).substr(at, n));
+            at += n;
         }
-        while (at < ceiling && !is_break(block[at])) ++at;
-        return at;
+        std::string().swap(waiting);
+        pieces.clear();
     }
-    void match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start, std::size_t w_begin, std::size_t w_end);
+    void feed(std::string_view bytes) { on_vectorscan ? vectorscan->feed(bytes) : re2->feed(bytes); }
 };
 
 Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
     auto impl = std::make_unique<Impl>();
-    // Vectorscan only when asked for: Debian's 5.4.9 was seen to miss a literal match, depending
-    // on where the buffer lay in memory (a small literal set, AVX-512; see the bench notes).
-    if (const char* engine = std::getenv("CUDOCTOR_LOG_ENGINE"); !engine || std::string_view(engine) != "vectorscan") {
-        auto reference = detail::Re2LogScanner::create(std::move(patterns), limits);
-        if (!reference) return Unexpected<Error>(reference.error());
-        impl->reference = std::make_unique<detail::Re2LogScanner>(std::move(*reference));
+    const char* asked = std::getenv("CUDOCTOR_LOG_ENGINE");
+    const std::string_view engine = asked ? asked : "";
+    // Vectorscan needs SSSE3 at least: without it, RE2 whatever was asked.
+    const bool can_vectorscan = hs_valid_platform() == HS_SUCCESS;
+    if (engine == "vectorscan" && can_vectorscan) {
+        auto vectorscan = detail::VectorscanLogScanner::create(std::move(patterns), limits);
+        if (!vectorscan) return Unexpected<Error>(vectorscan.error());
+        impl->vectorscan.emplace(std::move(*vectorscan));
+        impl->on_vectorscan = true;
         return LogScanner(std::move(impl));
     }
-    impl->limits = limits;
-    impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
-    const auto options = detail::byte_options();
-    for (const auto& p : patterns) {
-        if (p.id.empty()) return fail(Errc::parse, "a pattern without an id");
-        if (p.literal.empty()) return fail(Errc::parse, "pattern " + p.id + ": empty literal");
-        if (!detail::is_ascii(p.literal) || !detail::is_ascii(p.regex))
-            return fail(Errc::parse, "pattern " + p.id + ": only ASCII text is allowed");
-        auto re = std::make_unique<RE2>(p.regex, options);
-        if (!re->ok()) return fail(Errc::parse, "pattern " + p.id + ": " + re->error());
-        impl->regexes.push_back(std::move(re));
-    }
-    impl->patterns = std::move(patterns);
-    if (auto ok = impl->compile(); !ok) return Unexpected<Error>(ok.error());
-    impl->counts.assign(impl->patterns.size(), 0);
-    impl->last_line.assign(impl->patterns.size(), 0);
-    for (const auto& p : impl->patterns) impl->context_free.push_back(detail::has_assertions(p.regex) ? 0 : 1);
-    impl->last_span.assign(impl->patterns.size(), {0, 0});
-    impl->last_block.assign(impl->patterns.size(), 0);
+    impl->by_size = impl->deciding = engine != "re2" && engine != "vectorscan" && can_vectorscan;
+    if (impl->by_size) impl->patterns = patterns, impl->limits = limits;
+    auto re2 = detail::Re2LogScanner::create(std::move(patterns), limits);
+    if (!re2) return Unexpected<Error>(re2.error());
+    impl->re2.emplace(std::move(*re2));
     return LogScanner(std::move(impl));
-}
-
-Expected<void> LogScanner::Impl::compile() {
-    // Every literal once, for finding the lines to look at.
-    const std::set<std::string> unique = [&] {
-        std::set<std::string> s;
-        for (const auto& p : patterns) s.insert(p.literal);
-        return s;
-    }();
-    literal_text.assign(unique.begin(), unique.end());
-    std::vector<const char*> expressions;
-    std::vector<std::size_t> lengths;
-    std::vector<unsigned> flags, ids;
-    for (std::size_t i = 0; i < literal_text.size(); ++i) {
-        const auto& l = literal_text[i];
-        literal_length.push_back(l.size());
-        longest_literal = std::max(longest_literal, l.size());
-        literal_has_break = literal_has_break || l.find_first_of("\r\n") != std::string::npos;
-        if (l.size() == 1) {  // a byte like ':' is on most lines: memchr finds it when asked
-            single_bytes += l;
-            continue;
-        }
-        expressions.push_back(l.data());
-        lengths.push_back(l.size());
-        flags.push_back(0);
-        ids.push_back(static_cast<unsigned>(i));
-    }
-    hs_database_t* db = nullptr;
-    hs_compile_error_t* error = nullptr;
-    if (!expressions.empty()) {
-        if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(expressions.size()),
-                                 HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS)
-            return fail(Errc::parse, "literals: " + compile_error_text(error));
-        literal_db.reset(db);
-    }
-
-    // Candidates: a long literal every match contains stands for its pattern; the others are
-    // pre-filtered by their own regex, widened.
-    strong_patterns.assign(literal_text.size(), {});
-    std::vector<std::string> widened;
-    std::vector<unsigned> widened_ids;
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-        const auto& p = patterns[i];
-        if (p.literal.size() >= kStrongLiteral && detail::literal_required(p.regex, p.literal)) {
-            const auto at = std::lower_bound(literal_text.begin(), literal_text.end(), p.literal) - literal_text.begin();
-            strong_patterns[static_cast<std::size_t>(at)].push_back(static_cast<std::uint32_t>(i));
-        } else if (auto e = detail::superset_expression(p.regex)) {
-            widened.push_back(std::move(*e));
-            widened_ids.push_back(static_cast<unsigned>(i));
-        } else {
-            always.push_back(static_cast<std::uint32_t>(i));
-        }
-    }
-    // Exact where Vectorscan can, else as its pre-filter, else the pattern runs in every window.
-    std::vector<unsigned> widened_flags(widened.size(), 0);
-    while (!widened.empty()) {
-        expressions.clear();
-        for (const auto& w : widened) expressions.push_back(w.c_str());
-        if (hs_compile_multi(expressions.data(), widened_flags.data(), widened_ids.data(), static_cast<unsigned>(widened.size()),
-                             HS_MODE_BLOCK, nullptr, &db, &error) == HS_SUCCESS) {
-            regex_db.reset(db);
-            break;
-        }
-        const int bad = error ? error->expression : -1;
-        (void)compile_error_text(error);
-        if (bad < 0 || static_cast<std::size_t>(bad) >= widened.size()) {  // the set as a whole: none pre-filtered
-            always.insert(always.end(), widened_ids.begin(), widened_ids.end());
-            break;
-        }
-        const auto b = static_cast<std::size_t>(bad);
-        if (!(widened_flags[b] & HS_FLAG_PREFILTER)) {
-            widened_flags[b] |= HS_FLAG_PREFILTER;
-            continue;
-        }
-        always.push_back(widened_ids[b]);
-        widened.erase(widened.begin() + static_cast<std::ptrdiff_t>(b));
-        widened_ids.erase(widened_ids.begin() + static_cast<std::ptrdiff_t>(b));
-        widened_flags.erase(widened_flags.begin() + static_cast<std::ptrdiff_t>(b));
-    }
-    std::sort(always.begin(), always.end());
-
-    hs_scratch_t* raw = nullptr;
-    for (const auto* d : {literal_db.get(), regex_db.get()}) {
-        if (!d) continue;
-        if (const auto rc = hs_alloc_scratch(d, &raw); rc != HS_SUCCESS) {
-            if (raw) hs_free_scratch(raw);
-            return fail(Errc::io, "cannot allocate Vectorscan scratch space (error " + std::to_string(rc) + ")");
-        }
-    }
-    scratch.reset(raw);
-    return {};
 }
 
 LogScanner::LogScanner(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -301,244 +90,45 @@ LogScanner::LogScanner(LogScanner&&) noexcept = default;
 LogScanner& LogScanner::operator=(LogScanner&&) noexcept = default;
 LogScanner::~LogScanner() = default;
 
-const std::vector<LogHit>& LogScanner::hits() const { return m_impl->reference ? m_impl->reference->hits() : m_impl->hits; }
-std::size_t LogScanner::match_count(std::size_t index) const {
-    if (m_impl->reference) return m_impl->reference->match_count(index);
-    return index < m_impl->counts.size() ? m_impl->counts[index] : 0;
-}
-const std::vector<LogPattern>& LogScanner::patterns() const { return m_impl->reference ? m_impl->reference->patterns() : m_impl->patterns; }
-std::size_t LogScanner::lines() const {
-    if (m_impl->reference) return m_impl->reference->lines();
-    return m_impl->newlines + (m_impl->ended_without_newline ? 1 : 0);
-}
-std::size_t LogScanner::bytes() const { return m_impl->reference ? m_impl->reference->bytes() : m_impl->total_bytes; }
-
 void LogScanner::feed(std::string_view bytes) {
-    if (m_impl->reference) return m_impl->reference->feed(bytes);
     auto& m = *m_impl;
-    m.total_bytes += bytes.size();
-    const std::size_t old = m.carry.size();
-    m.carry.append(bytes);
-    // Scan up to the line before the last complete one: that last line stays as look-ahead, so a
-    // message wrapping onto the next line is seen whole however the log was cut into pieces.
-    // A line ends at '\n', '\r' or "\r\n" (one break, as scan_block reads it). Only a break that
-    // arrived with these bytes can complete a line (or the carry's old last byte, a '\r').
-    if (const std::size_t last = detail::last_complete_break(m.carry, old > 0 ? old - 1 : 0); last > 0) {
-        std::size_t line_end = last - 1;  // the break that ends the last complete line
-        if (m.carry[line_end] == '\n' && line_end > 0 && m.carry[line_end - 1] == '\r') --line_end;
-        std::size_t before = line_end;
-        while (before > 0 && !is_break(m.carry[before - 1])) --before;
-        if (before > 0) {
-            m.scan_block(m.carry, before);
-            m.carry.erase(0, before);
-        }
-    }
-    // An overlong line grows in the carry: scan it in slices.
-    if (m.carry.size() > detail::kMaxCarry) {
-        const std::size_t cut = m.carry.size() - detail::kOverlap;
-        m.scan_block(m.carry, cut);
-        m.carry.erase(0, cut);
-    }
+    if (!m.deciding) return m.feed(bytes);
+    m.waiting.append(bytes);
+    m.pieces.push_back(bytes.size());
+    if (m.waiting.size() >= kDecideBytes) m.decide(true);
 }
 
 void LogScanner::finish() {
-    if (m_impl->reference) return m_impl->reference->finish();
     auto& m = *m_impl;
-    if (!m.carry.empty()) {
-        m.ended_without_newline = m.carry.back() != '\n';
-        m.scan_block(m.carry, m.carry.size());
-        m.carry.clear();
-    }
+    if (m.deciding) m.decide(false);
+    m.on_vectorscan ? m.vectorscan->finish() : m.re2->finish();
 }
 
 void LogScanner::reset() {
-    if (m_impl->reference) return m_impl->reference->reset();
     auto& m = *m_impl;
-    m.hits.clear();
-    m.counts.assign(m.patterns.size(), 0);
-    m.last_line.assign(m.patterns.size(), 0);
-    m.carry.clear();
-    m.newlines = 0;
-    m.total_bytes = 0;
-    m.ended_without_newline = false;
-}
-
-void LogScanner::Impl::find_candidates(std::string_view block) {
-    candidates.clear();
-    occurrences.clear();
-    no_cr = std::memchr(block.data(), '\r', block.size()) == nullptr;
-    const bool fits = block.size() < std::numeric_limits<std::uint32_t>::max();
-    occurrences_known = fits;
-    all_candidates = !fits;
-    if (!fits) return;
-    const auto on_literal = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) -> int {
-        auto& m = *static_cast<Impl*>(context);
-        const std::size_t length = m.literal_length[id];
-        m.occurrences.emplace_back(static_cast<std::uint32_t>(to - length), static_cast<std::uint32_t>(length));
-        for (const auto pattern : m.strong_patterns[id]) m.candidates.push_back({static_cast<std::size_t>(to), pattern});
-        return 0;
-    };
-    const auto on_regex = [](unsigned id, unsigned long long, unsigned long long to, unsigned, void* context) -> int {
-        static_cast<Impl*>(context)->candidates.push_back({static_cast<std::size_t>(to), static_cast<std::uint32_t>(id)});
-        return 0;
-    };
-    const auto size = static_cast<unsigned>(block.size());
-    single_next.assign(single_bytes.size(), {npos, npos});
-    if (literal_db && hs_scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
-        occurrences_known = false, all_candidates = true;
-    if (regex_db && !all_candidates && hs_scan(regex_db.get(), block.data(), size, 0, scratch.get(), on_regex, this) != HS_SUCCESS)
-        all_candidates = true;
-    if (!std::is_sorted(occurrences.begin(), occurrences.end())) std::sort(occurrences.begin(), occurrences.end());
-    if (!std::is_sorted(candidates.begin(), candidates.end())) std::sort(candidates.begin(), candidates.end());
-}
-
-std::pair<std::size_t, std::size_t> LogScanner::Impl::next_literal(std::string_view block, std::size_t pos, std::size_t limit) {
-    if (!occurrences_known) return next_literal_slowly(block, pos, limit);
-    // The shortest comes first at each start; one that ends past the limit is skipped.
-    std::pair<std::size_t, std::size_t> best{npos, 0};
-    for (auto it = std::lower_bound(occurrences.begin(), occurrences.end(),
-                                    std::pair<std::uint32_t, std::uint32_t>{static_cast<std::uint32_t>(pos), 0});
-         it != occurrences.end() && it->first < limit; ++it) {
-        if (std::size_t{it->first} + it->second <= limit) {
-            best = {it->first, it->second};
-            break;
-        }
-    }
-    for (std::size_t k = 0; k < single_bytes.size(); ++k) {
-        auto& [from, at] = single_next[k];
-        if (pos < from || (at != npos && at < pos)) {  // the last answer is not the first from pos
-            const void* p = std::memchr(block.data() + pos, single_bytes[k], block.size() - pos);
-            from = pos;
-            at = p ? static_cast<std::size_t>(static_cast<const char*>(p) - block.data()) : npos;
-        }
-        if (at != npos && at < limit && (at < best.first || (at == best.first && best.second > 1))) best = {at, 1};
-    }
-    return best;
-}
-
-std::pair<std::size_t, std::size_t> LogScanner::Impl::next_literal_slowly(std::string_view block, std::size_t pos, std::size_t limit) {
-    const std::string_view text = block.substr(0, limit);
-    std::pair<std::size_t, std::size_t> best{npos, 0};
-    for (const auto& l : literal_text)
-        if (const auto at = text.find(l, pos); at != npos && (at < best.first || (at == best.first && l.size() < best.second)))
-            best = {at, l.size()};
-    return best;
-}
-
-void LogScanner::Impl::scan_block(std::string_view block, std::size_t scan_end) {
-    const std::size_t n = block.size();
-    const std::size_t max_line = limits.max_line;
-    find_candidates(block);
-    ++block_number;
-    const bool may_skip = always.empty() && !all_candidates && !literal_has_break;
-    std::size_t pos = 0;
-    std::size_t counted = 0;  // '\n' in block[0, counted) are in `newlines`
-    std::size_t floor = 0;    // no window from here on starts before this
-    std::size_t next = 0;     // the first candidate at or after floor
-    while (pos < scan_end) {
-        if (may_skip) {
-            // Windows start at their line's start (found by looking back at most max_line), and
-            // after a line break at pos none starts before it.
-            floor = std::max(floor, (pos == 0 || is_break(block[pos - 1])) ? pos : (pos > max_line ? pos - max_line : 0));
-            while (next < candidates.size() && candidates[next].end < floor) ++next;
-            if (next == candidates.size()) break;  // no window left can match anything
-            // A window ends at most at the line break after the one ending its literal's line ("\r\n"
-            // is one break): no line before the second break back from the candidate reaches it.
-            const std::size_t e = candidates[next].end;
-            if (e <= pos) {
-                // the candidate is behind (inside an overlong line's windows): nothing to skip
-            } else if (no_cr) {
-                const char* base = block.data() + pos;
-                if (const auto* b1 = static_cast<const char*>(::memrchr(base, '\n', e - pos)))
-                    if (const auto* b2 = static_cast<const char*>(::memrchr(base, '\n', static_cast<std::size_t>(b1 - base))))
-                        pos = static_cast<std::size_t>(b2 - block.data()) + 1;
-            } else {
-                std::size_t i = e, breaks = 0;
-                while (i > pos) {
-                    --i;
-                    if (!is_break(block[i])) continue;
-                    const std::size_t last = i;
-                    if (block[i] == '\n' && i > pos && block[i - 1] == '\r') --i;
-                    if (++breaks == 2) {
-                        pos = last + 1;
-                        break;
-                    }
-                }
-            }
-        }
-        const auto [hit, length] = next_literal(block, pos, scan_end);
-        if (hit == npos) break;
-        // The line around the hit, looking no further than one max_line each way.
-        std::size_t start = hit;
-        const std::size_t back_floor = hit > max_line ? hit - max_line : 0;
-        start = line_start(block, start, back_floor);
-        const bool start_known = start == 0 || is_break(block[start - 1]);
-        std::size_t end = hit + length;
-        const std::size_t fwd_ceiling = std::min(n, hit + max_line);
-        end = line_end(block, end, fwd_ceiling);
-        const bool end_known = end == n || is_break(block[end]);
-
-        std::size_t w_begin = start, w_end = end;
-        if (!start_known || !end_known || end - start > max_line) {
-            w_begin = std::max(start, hit > max_line / 4 ? hit - max_line / 4 : 0);
-            w_end = std::min(end, w_begin + max_line);
-        } else {
-            // Messages wrap: the next line takes part when the two fit in one window.
-            std::size_t next_line = end;
-            if (next_line < n && block[next_line] == '\r' && next_line + 1 < n && block[next_line + 1] == '\n') ++next_line;
-            if (next_line < n) {
-                const std::size_t next_end = line_end(block, next_line + 1, std::min(n, start + max_line + 1));
-                if (next_end - start <= max_line) w_end = next_end;
-            }
-        }
-        const std::size_t count_to = std::max(counted, start);
-        newlines += count_newlines(block.substr(counted, count_to - counted));
-        counted = count_to;
-        match_window(block, start, newlines, w_begin, w_end);
-        // Continue after this line; inside an overlong line, after this window.
-        pos = (end_known && w_end >= end) ? end + 1 : std::max(w_end, hit + 1);
-    }
-    if (counted < scan_end) newlines += count_newlines(block.substr(counted, scan_end - counted));
-}
-
-void LogScanner::Impl::match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start, std::size_t w_begin,
-                                    std::size_t w_end) {
-    // The patterns that may match here: a candidate ends inside the window.
-    ids.clear();
-    if (all_candidates) {
-        for (std::size_t i = 0; i < patterns.size(); ++i) ids.push_back(static_cast<std::uint32_t>(i));
-    } else {
-        for (auto it = std::lower_bound(candidates.begin(), candidates.end(), Candidate{w_begin, 0});
-             it != candidates.end() && it->end <= w_end; ++it)
-            ids.push_back(it->pattern);
-        ids.insert(ids.end(), always.begin(), always.end());
-        if (ids.empty()) return;
-        std::sort(ids.begin(), ids.end());
-        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    }
-    const std::string_view window = block.substr(w_begin, w_end - w_begin);
-    for (const auto id : ids) {
-        const auto index = static_cast<std::size_t>(id);
-        const RE2& re = *regexes[index];
-        // The window holds this pattern's last match (a message seen through the window of the
-        // line before): RE2's first match here starts there or earlier, on a line already counted.
-        if (context_free[index] && last_block[index] == block_number && last_span[index].first >= w_begin && last_span[index].second <= w_end)
-            continue;
-        const int groups = re.NumberOfCapturingGroups();
-        sub.assign(static_cast<std::size_t>(groups) + 1, re2::StringPiece());
-        if (!re.Match(window, 0, window.size(), RE2::UNANCHORED, sub.data(), groups + 1)) continue;
-        const std::size_t m_begin = static_cast<std::size_t>(sub[0].data() - block.data());
-        const std::size_t m_end = m_begin + sub[0].size();
-        const std::size_t line =
-            line_of_start + 1 + static_cast<std::size_t>(std::count(block.begin() + line_start, block.begin() + m_begin, '\n'));
-        if (line <= last_line[index]) continue;
-        last_line[index] = line;
-        last_span[index] = {m_begin, m_end};
-        last_block[index] = block_number;
-        ++counts[index];
-        keep_hit(hits, limits.hits_per_pattern, index, line, block, m_begin, m_end, w_begin, w_end, sub.data(), groups);
+    if (m.re2) m.re2->reset();
+    if (m.vectorscan) m.vectorscan->reset();
+    if (m.by_size) {
+        m.deciding = true;
+        m.on_vectorscan = false;
+        m.waiting.clear();
+        m.pieces.clear();
     }
 }
+
+const std::vector<LogHit>& LogScanner::hits() const { return m_impl->on_vectorscan ? m_impl->vectorscan->hits() : m_impl->re2->hits(); }
+std::size_t LogScanner::match_count(std::size_t index) const {
+    return m_impl->on_vectorscan ? m_impl->vectorscan->match_count(index) : m_impl->re2->match_count(index);
+}
+const std::vector<LogPattern>& LogScanner::patterns() const {
+    return m_impl->on_vectorscan ? m_impl->vectorscan->patterns() : m_impl->re2->patterns();
+}
+std::size_t LogScanner::lines() const { return m_impl->on_vectorscan ? m_impl->vectorscan->lines() : m_impl->re2->lines(); }
+std::size_t LogScanner::bytes() const {
+    if (m_impl->deciding) return m_impl->waiting.size();
+    return m_impl->on_vectorscan ? m_impl->vectorscan->bytes() : m_impl->re2->bytes();
+}
+std::string_view LogScanner::engine() const { return m_impl->on_vectorscan ? "vectorscan" : "re2"; }
 
 std::string printable_line(std::string_view s, std::size_t max) {
     std::string out;

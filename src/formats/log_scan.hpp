@@ -64,6 +64,10 @@ class LogScanner {
     /// Lines seen so far ("\n" count, plus a last unterminated line after finish()).
     std::size_t lines() const;
     std::size_t bytes() const;
+    /// The engine scanning this log: "vectorscan" or "re2", as CUDOCTOR_LOG_ENGINE asks. By
+    /// default "re2" until the log passes 8 MiB, then "vectorscan" (compiling Vectorscan's
+    /// databases costs about what RE2 takes for that much). Both find the same hits.
+    std::string_view engine() const;
 
   private:
     struct Impl;

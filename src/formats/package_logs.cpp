@@ -1,5 +1,12 @@
 #include "formats/package_logs.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <cstring>
+
 #include "common/text.hpp"
 #include "formats/line_reader.hpp"
 
@@ -114,6 +121,109 @@ std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text_data, const Pack
         if (!keep(package.substr(0, package.find(':')))) continue;
         out.push_back({std::string(date) + " " + std::string(time), std::string(action), strip_arch(package), none_to_empty(old_version),
                        none_to_empty(new_version)});
+    }
+    return out;
+}
+
+namespace {
+
+bool word_at(const char* at, std::span<const std::string_view> words, const char* end) {
+    for (const auto w : words)
+        if (static_cast<std::size_t>(end - at) >= w.size() && std::memcmp(at, w.data(), w.size()) == 0) return true;
+    return false;
+}
+
+#if defined(__SSE2__)
+/// find_any()'s SSE2 scan for exactly N words of two bytes or more, 16 starts at a time from
+/// `i` (left at the first start it did not test): a start is a candidate when it holds a word's
+/// first two bytes and the byte where that word ends is its last; a candidate is then compared
+/// whole. N fixed so the per-word tests unroll with their constants in registers.
+template <std::size_t N>
+std::size_t scan_blocks(std::string_view text, std::size_t& i, std::span<const std::string_view> words, std::size_t longest) {
+    const char* const data = text.data();
+    const char* const end = data + text.size();
+    __m128i first[N];
+    __m128i second[N];
+    __m128i last[N];
+    std::size_t tail_at[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        first[k] = _mm_set1_epi8(words[k][0]);
+        second[k] = _mm_set1_epi8(words[k][1]);
+        last[k] = _mm_set1_epi8(words[k].back());
+        tail_at[k] = words[k].size() - 1;
+    }
+    // Every load stays inside the text: the last one ends at i + 15 + longest - 1.
+    for (; i + 16 + longest <= text.size() + 1; i += 16) {
+        const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i));
+        const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + 1));
+        unsigned mask = 0;
+#pragma GCC unroll 4
+        for (std::size_t k = 0; k < N; ++k) {
+            const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + i + tail_at[k]));
+            const __m128i head = _mm_and_si128(_mm_cmpeq_epi8(block, first[k]), _mm_cmpeq_epi8(next, second[k]));
+            mask |= static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(head, _mm_cmpeq_epi8(tail, last[k]))));
+        }
+        for (; mask != 0; mask &= mask - 1) {
+            const std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+            if (word_at(data + at, words, end)) return at;
+        }
+    }
+    return std::string_view::npos;
+}
+#endif
+
+/// Where the first of `words` (none empty) occurs in `text` at or after `from`; npos when none
+/// does. One pass for all words (memmem walks a megabyte byte by byte, once per word): SSE2
+/// blocks while they fit (scan_blocks; with a word's first and last byte alone, "c..a" and
+/// "n....a" were candidates a thousand times in a dpkg.log), then byte by byte.
+std::size_t find_any(std::string_view text, std::size_t from, std::span<const std::string_view> words) {
+    const char* const data = text.data();
+    const char* const end = data + text.size();
+    std::size_t i = from;
+#if defined(__SSE2__)
+    std::size_t longest = 0;
+    std::size_t shortest = ~std::size_t{0};
+    for (const auto w : words) {
+        longest = std::max(longest, w.size());
+        shortest = std::min(shortest, w.size());
+    }
+    if (shortest >= 2) {
+        std::size_t at = std::string_view::npos;
+        switch (words.size()) {
+            case 1: at = scan_blocks<1>(text, i, words, longest); break;
+            case 2: at = scan_blocks<2>(text, i, words, longest); break;
+            case 3: at = scan_blocks<3>(text, i, words, longest); break;
+            case 4: at = scan_blocks<4>(text, i, words, longest); break;
+            default: break;  // more words: byte by byte
+        }
+        if (at != std::string_view::npos) return at;
+    }
+#endif
+    for (; i < text.size(); ++i)
+        if (word_at(data + i, words, end)) return i;
+    return std::string_view::npos;
+}
+
+bool any_empty(std::span<const std::string_view> words) {
+    return std::any_of(words.begin(), words.end(), [](std::string_view w) { return w.empty(); });
+}
+
+}  // namespace
+
+bool holds_any(std::string_view text, std::span<const std::string_view> words) {
+    return any_empty(words) || find_any(text, 0, words) != std::string_view::npos;
+}
+
+std::string lines_holding(std::string_view text, std::span<const std::string_view> words) {
+    if (any_empty(words)) return std::string(text);
+    std::string out;
+    for (std::size_t hit = find_any(text, 0, words); hit != std::string_view::npos;) {
+        const std::size_t newline_before = hit == 0 ? std::string_view::npos : text.rfind('\n', hit - 1);
+        const std::size_t start = newline_before == std::string_view::npos ? 0 : newline_before + 1;
+        const std::size_t newline = text.find('\n', hit);
+        const std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
+        out.append(text.substr(start, end - start));
+        hit = find_any(text, end, words);
     }
     return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,14 @@ using PackageFilter = std::function<bool(std::string_view package)>;
 /// parse_dpkg_log() of only the actions on packages `keep` accepts: the same actions in the same
 /// order, the others never built (a dpkg.log holds thousands of lines, a probe wants a few).
 std::vector<DpkgLogAction> parse_dpkg_log(std::string_view text, const PackageFilter& keep);
+
+/// True when `text` holds any of `words` (byte for byte).
+bool holds_any(std::string_view text, std::span<const std::string_view> words);
+
+/// The whole lines of `text` that hold any of `words`, each with its line ending, in text order.
+/// dpkg.log's lines stand alone: when `keep` accepts only names holding one of `words`,
+/// parse_dpkg_log(lines_holding(text, words), keep) is parse_dpkg_log(text, keep).
+std::string lines_holding(std::string_view text, std::span<const std::string_view> words);
 
 /// One transaction of /var/log/apt/history.log.
 struct AptTransaction {

@@ -221,7 +221,68 @@ std::optional<std::string> widen(std::string_view re, bool* dropped) {
     return out;
 }
 
+/// literal_alternatives' reading: alternation of concatenations of plain characters and groups.
+class Alternatives {
+  public:
+    explicit Alternatives(std::string_view re) : m_re(re) {}
+    std::optional<std::vector<std::string>> whole() {
+        auto out = alternation();
+        if (!out || m_at != m_re.size()) return std::nullopt;
+        for (const auto& s : *out)
+            if (s.empty()) return std::nullopt;
+        return out;
+    }
+
+  private:
+    static constexpr std::size_t kMost = 64;
+    std::string_view m_re;
+    std::size_t m_at = 0;
+
+    std::optional<std::vector<std::string>> alternation() {
+        auto out = sequence();
+        while (out && m_at < m_re.size() && m_re[m_at] == '|') {
+            ++m_at;
+            auto more = sequence();
+            if (!more || out->size() + more->size() > kMost) return std::nullopt;
+            out->insert(out->end(), more->begin(), more->end());
+        }
+        return out;
+    }
+    std::optional<std::vector<std::string>> sequence() {
+        std::vector<std::string> out{""};
+        while (m_at < m_re.size() && m_re[m_at] != '|' && m_re[m_at] != ')') {
+            std::vector<std::string> item;
+            const char c = m_re[m_at];
+            if (m_re.substr(m_at, 3) == "(?:") {
+                m_at += 3;
+                auto inner = alternation();
+                if (!inner || m_at >= m_re.size() || m_re[m_at] != ')') return std::nullopt;
+                ++m_at;
+                item = std::move(*inner);
+            } else if (c == '\\') {  // escaped punctuation only: \d, \x41, \n ... are not plain
+                if (m_at + 1 >= m_re.size() || std::isalnum(static_cast<unsigned char>(m_re[m_at + 1]))) return std::nullopt;
+                item.emplace_back(1, m_re[m_at + 1]);
+                m_at += 2;
+            } else if (std::string_view("^$.?*+()[]{}").find(c) != std::string_view::npos || static_cast<unsigned char>(c) >= 0x80 ||
+                       c == '\n' || c == '\r') {
+                return std::nullopt;
+            } else {
+                item.emplace_back(1, c);
+                ++m_at;
+            }
+            if (out.size() * item.size() > kMost) return std::nullopt;
+            std::vector<std::string> joined;
+            for (const auto& a : out)
+                for (const auto& b : item) joined.push_back(a + b);
+            out = std::move(joined);
+        }
+        return out;
+    }
+};
+
 }  // namespace
+
+std::optional<std::vector<std::string>> literal_alternatives(std::string_view regex) { return Alternatives(regex).whole(); }
 
 bool literal_required(std::string_view regex, std::string_view literal) {
     if (literal.empty()) return true;

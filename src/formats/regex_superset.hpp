@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cudoctor::formats::detail {
 
@@ -18,6 +19,13 @@ bool literal_required(std::string_view regex, std::string_view literal);
 /// starts or ends where the whole text does not) and bounded repeats become unbounded (cheaper
 /// to compile). It may match more; never less. nullopt for syntax it does not translate.
 std::optional<std::string> superset_expression(std::string_view regex);
+
+/// The strings the RE2 pattern `regex` matches, when it is only plain characters, escaped
+/// punctuation, non-capturing groups (?:...) and alternation: in RE2's order of preference (a
+/// leftmost-first match at a place is the first of them found there). nullopt for anything
+/// else (classes, repeats, anchors, flags, captures, an empty string among them) or more than
+/// 64 strings.
+std::optional<std::vector<std::string>> literal_alternatives(std::string_view regex);
 
 /// True when the RE2 pattern has an assertion about its surroundings (^ $ \b \B \A \z) or syntax
 /// this reading does not follow: then whether it matches a stretch of text can depend on the

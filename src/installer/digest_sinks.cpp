@@ -1,16 +1,76 @@
 #include "installer/digest_sinks.hpp"
 
+#include <dlfcn.h>
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
 
 #include <stdexcept>
+#include <string>
 
 #include "formats/makeself.hpp"
 
 namespace cudoctor::installer {
+// Named, not anonymous: DigestSink::Evp holds a Libcrypto (GCC's -Wsubobject-linkage).
+namespace digest_libcrypto {
+
+#define CUDOCTOR_STRINGIFY2(x) #x
+#define CUDOCTOR_STRINGIFY(x)  CUDOCTOR_STRINGIFY2(x)
+// OpenSSL keeps its ABI within a major release, and names the library after it.
+static_assert(OPENSSL_VERSION_MAJOR >= 3, "libcrypto.so.<major> is OpenSSL 3's naming");
+constexpr const char* kLibcrypto = "libcrypto.so." CUDOCTOR_STRINGIFY(OPENSSL_VERSION_MAJOR);
+
+/// The part of libcrypto a digest needs, opened on the first digest, not at every start:
+/// libcrypto is linked with BIND_NOW, and binding its ~3,000 symbols cost every `cudoctor` run,
+/// `check` included, 3.7 M instructions before main() (callgrind), for what only
+/// verify-installer uses. It is the tool's own library (packaging/ declares it), not the
+/// machine's, so it is opened here and not through the Host.
+struct Libcrypto {
+    decltype(&EVP_MD_CTX_new) md_ctx_new = nullptr;
+    decltype(&EVP_MD_CTX_free) md_ctx_free = nullptr;
+    decltype(&EVP_md5) md5 = nullptr;
+    decltype(&EVP_sha256) sha256 = nullptr;
+    decltype(&EVP_DigestInit_ex) digest_init = nullptr;
+    decltype(&EVP_DigestUpdate) digest_update = nullptr;
+    decltype(&EVP_DigestFinal_ex) digest_final = nullptr;
+    std::string error;  ///< why it is unusable ("" when every function was found)
+};
+
+template <class Function>
+void bind(void* handle, const char* name, Function& out, std::string& error) {
+    out = reinterpret_cast<Function>(::dlsym(handle, name));
+    if (!out && error.empty()) error = std::string(kLibcrypto) + " has no " + name;
+}
+
+const Libcrypto& libcrypto() {
+    static const Libcrypto loaded = [] {
+        Libcrypto c;
+        void* handle = ::dlopen(kLibcrypto, RTLD_NOW | RTLD_LOCAL);  // never closed: digests may run until exit
+        if (!handle) {
+            const char* why = ::dlerror();
+            c.error = why ? why : std::string("cannot load ") + kLibcrypto;
+            return c;
+        }
+        bind(handle, "EVP_MD_CTX_new", c.md_ctx_new, c.error);
+        bind(handle, "EVP_MD_CTX_free", c.md_ctx_free, c.error);
+        bind(handle, "EVP_md5", c.md5, c.error);
+        bind(handle, "EVP_sha256", c.sha256, c.error);
+        bind(handle, "EVP_DigestInit_ex", c.digest_init, c.error);
+        bind(handle, "EVP_DigestUpdate", c.digest_update, c.error);
+        bind(handle, "EVP_DigestFinal_ex", c.digest_final, c.error);
+        return c;
+    }();
+    return loaded;
+}
+
+}  // namespace digest_libcrypto
+
+using digest_libcrypto::Libcrypto;
 
 struct DigestSink::Evp {
-    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-    ~Evp() { EVP_MD_CTX_free(ctx); }
+    explicit Evp(const Libcrypto& c) : crypto(c), ctx(c.md_ctx_new()) {}
+    ~Evp() { crypto.md_ctx_free(ctx); }
+    const Libcrypto& crypto;
+    EVP_MD_CTX* ctx;
 };
 
 const char* to_string(DigestKind kind) {
@@ -24,9 +84,12 @@ const char* to_string(DigestKind kind) {
 
 DigestSink::DigestSink(DigestKind kind, std::uint64_t begin, std::optional<std::uint64_t> end) : RangeSink(begin, end), m_kind(kind) {
     if (kind == DigestKind::cksum) return;
-    m_evp = std::make_unique<Evp>();
-    const EVP_MD* md = kind == DigestKind::md5 ? EVP_md5() : EVP_sha256();
-    if (!m_evp->ctx || EVP_DigestInit_ex(m_evp->ctx, md, nullptr) != 1)
+    const auto& crypto = digest_libcrypto::libcrypto();
+    if (!crypto.error.empty())
+        throw std::runtime_error(std::string("OpenSSL cannot start a ") + to_string(kind) + " digest: " + crypto.error);
+    m_evp = std::make_unique<Evp>(crypto);
+    const EVP_MD* md = kind == DigestKind::md5 ? crypto.md5() : crypto.sha256();
+    if (!m_evp->ctx || crypto.digest_init(m_evp->ctx, md, nullptr) != 1)
         throw std::runtime_error(std::string("OpenSSL cannot start a ") + to_string(kind) + " digest");
 }
 
@@ -34,7 +97,7 @@ DigestSink::~DigestSink() = default;
 
 void DigestSink::on_bytes(std::string_view bytes) {
     if (m_kind == DigestKind::cksum) m_crc = formats::cksum_update(m_crc, bytes);
-    else EVP_DigestUpdate(m_evp->ctx, bytes.data(), bytes.size());
+    else m_evp->crypto.digest_update(m_evp->ctx, bytes.data(), bytes.size());
 }
 
 void DigestSink::on_end(bool complete) {
@@ -45,7 +108,7 @@ void DigestSink::on_end(bool complete) {
     }
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
-    EVP_DigestFinal_ex(m_evp->ctx, digest, &length);
+    m_evp->crypto.digest_final(m_evp->ctx, digest, &length);
     static const char* hex = "0123456789abcdef";
     m_value.clear();
     for (unsigned int i = 0; i < length; ++i) {

@@ -112,7 +112,7 @@ const std::optional<Version>& min_driver_of(const ToolkitRelease& t, DriverOs os
 
 std::optional<Version> Kb::max_cuda_for(const Version& driver, DriverOs os) const {
     std::optional<Version> best;
-    for (const auto& t : m_data->toolkits) {
+    for (const auto& t : toolkit_releases()) {
         const auto& min = min_driver_of(t, os);
         if (!min || *min > driver) continue;
         const Version minor = t.toolkit.truncated(2);
@@ -123,20 +123,20 @@ std::optional<Version> Kb::max_cuda_for(const Version& driver, DriverOs os) cons
 
 std::optional<Version> Kb::min_driver_for(const Version& toolkit, DriverOs os) const {
     // The row is chosen by the Linux column in both cases: Table 3 lists both drivers per release.
-    const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key, has_driver);
+    const auto* row = detail::release_row(toolkit_releases(), toolkit, toolkit_key, has_driver);
     if (!row) return std::nullopt;
     return min_driver_of(*row, os);
 }
 
 std::optional<ToolkitRelease> Kb::toolkit_release(const Version& toolkit) const {
-    const auto* row = detail::release_row(m_data->toolkits, toolkit, toolkit_key, kAnyRow);
+    const auto* row = detail::release_row(toolkit_releases(), toolkit, toolkit_key, kAnyRow);
     if (!row) return std::nullopt;
     return *row;
 }
 
 std::vector<Version> Kb::releases_with_component(std::string_view component, const Version& version) const {
     std::vector<Version> out;
-    for (const auto& c : m_data->components)
+    for (const auto& c : component_table())
         if (c.component == component && c.version == version) out.push_back(c.release);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -144,7 +144,7 @@ std::vector<Version> Kb::releases_with_component(std::string_view component, con
 }
 
 std::optional<Version> Kb::minor_compat_floor(int cuda_major, DriverOs os) const {
-    for (const auto& t : m_data->toolkits) {
+    for (const auto& t : toolkit_releases()) {
         const auto& floor = os == DriverOs::windows_driver ? t.minor_compat_floor_windows : t.minor_compat_floor_linux;
         if (t.toolkit.major() == cuda_major && floor) return floor;
     }
@@ -152,7 +152,7 @@ std::optional<Version> Kb::minor_compat_floor(int cuda_major, DriverOs os) const
 }
 
 std::optional<HostCompilerLimits> Kb::host_compiler_limits(const Version& toolkit) const {
-    const auto* row = detail::release_row(m_data->compilers, toolkit, compiler_key, kAnyRow);
+    const auto* row = detail::release_row(host_compiler_table(), toolkit, compiler_key, kAnyRow);
     if (!row) return std::nullopt;
     return *row;
 }
@@ -169,7 +169,7 @@ std::optional<int> Kb::max_clang_for(const Version& toolkit) const {
 
 std::optional<ArchSupport> Kb::arch_support(std::string_view compute_capability) const {
     const bool by_sm = text::starts_with(compute_capability, "sm_");
-    for (const auto& a : m_data->archs) {
+    for (const auto& a : arch_table()) {
         if ((by_sm ? a.sm : a.compute_capability) == compute_capability) return a;
     }
     return std::nullopt;

@@ -81,7 +81,7 @@ Expected<void> read_checksums(const Table& table, Kb::Data& data) {
 }  // namespace detail
 
 std::optional<DistroRelease> Kb::distro_release(std::string_view distro, std::string_view version) const {
-    for (const auto& d : m_data->distros) {
+    for (const auto& d : distro_table()) {
         if (d.distro == distro && d.version == version) return d;
     }
     return std::nullopt;
@@ -93,7 +93,7 @@ std::optional<int> Kb::default_gcc_of(std::string_view distro, std::string_view 
 }
 
 std::optional<PackageTemplate> Kb::package_template(std::string_view name) const {
-    for (const auto& p : m_data->packages) {
+    for (const auto& p : package_table()) {
         if (p.name == name) return p;
     }
     return std::nullopt;

@@ -123,7 +123,7 @@ bool CudnnCudaSupport::covers_cuda(const Version& cuda) const {
 
 std::vector<CudnnCudaSupport> Kb::cudnn_builds(const Version& cudnn) const {
     std::vector<CudnnCudaSupport> rows;
-    for (const auto& c : m_data->cudnn) {
+    for (const auto& c : cudnn_table()) {
         if (cudnn.truncated(c.cudnn_first.size()) >= c.cudnn_first && cudnn.truncated(c.cudnn_last.size()) <= c.cudnn_last) {
             rows.push_back(c);
         }
@@ -154,7 +154,7 @@ std::optional<bool> Kb::cudnn_supports_cuda(const Version& cudnn, const Version&
 
 std::vector<TorchWheel> Kb::torch_wheels(const Version& torch) const {
     std::vector<TorchWheel> wheels;
-    for (const auto& w : m_data->torch) {
+    for (const auto& w : torch_table()) {
         if (torch.truncated(w.torch.size()) == w.torch) wheels.push_back(w);
     }
     return wheels;
@@ -170,7 +170,7 @@ std::optional<TorchWheel> Kb::torch_wheel(const Version& torch, std::string_view
 std::optional<TensorflowBuild> Kb::tensorflow_tested_build(const Version& tensorflow, std::string_view platform) const {
     const std::string wanted = text::to_lower(platform);
     const auto* row = detail::release_row(
-        m_data->tensorflow, tensorflow, [](const TensorflowBuild& t) -> const Version& { return t.tensorflow; },
+        tensorflow_table(), tensorflow, [](const TensorflowBuild& t) -> const Version& { return t.tensorflow; },
         [&](const TensorflowBuild& t) { return text::to_lower(t.platform) == wanted; });
     if (!row) return std::nullopt;
     return *row;

@@ -98,7 +98,7 @@ Expected<void> read_kernel_modules(const Table& table, Kb::Data& data) {
 }  // namespace detail
 
 std::optional<GpuInfo> Kb::gpu_by_pci_id(std::uint16_t vendor, std::uint16_t device) const {
-    for (const auto& g : m_data->gpus) {
+    for (const auto& g : gpus()) {
         if (g.pci_id && g.pci_id->first == vendor && g.pci_id->second == device) return g.info;
     }
     return std::nullopt;
@@ -111,7 +111,7 @@ std::optional<GpuChip> Kb::gpu_chip(std::string_view chip) const {
         return s;
     }();
     const GpuChip* best = nullptr;
-    for (const auto& c : m_data->gpu_chips) {
+    for (const auto& c : gpu_chips()) {
         if (text::starts_with(upper, c.prefix) && (!best || c.prefix.size() > best->prefix.size())) best = &c;
     }
     if (!best) return std::nullopt;
@@ -141,7 +141,7 @@ std::optional<GpuInfo> Kb::gpu_from_pci_ids_name(std::string_view pci_ids_name) 
 }
 
 std::optional<KernelModules> Kb::kernel_modules_for(std::string_view architecture) const {
-    for (const auto& k : m_data->kernel_modules) {
+    for (const auto& k : kernel_module_table()) {
         if (k.architecture == architecture) return k;
     }
     return std::nullopt;
@@ -149,7 +149,7 @@ std::optional<KernelModules> Kb::kernel_modules_for(std::string_view architectur
 
 std::optional<int> Kb::newest_driver_branch() const {
     std::optional<int> newest;
-    for (const auto& k : m_data->kernel_modules)
+    for (const auto& k : kernel_module_table())
         if (k.driver_branch && (!newest || *k.driver_branch > *newest)) newest = k.driver_branch;
     return newest;
 }

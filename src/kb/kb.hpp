@@ -352,11 +352,17 @@ class Kb {
     const std::vector<JaxBuild>& jax_table() const;
     const std::vector<CudaRepository>& cuda_repository_table() const;
 
-    struct Data;  // defined in kb/kb_data.hpp
+    struct Data;                         // defined in kb/kb_data.hpp
+    enum class TableId : unsigned char;  // one per table the KB reads (kb/kb_data.hpp)
 
   private:
-    explicit Kb(std::shared_ptr<const Data> data) : m_data(std::move(data)) {}
-    std::shared_ptr<const Data> m_data;
+    explicit Kb(std::shared_ptr<Data> data) : m_data(std::move(data)) {}
+    /// The tables with `id` read: an embedded table is parsed on its first use (a command reads
+    /// only the tables it asks about); an override was read and checked by load().
+    const Data& tables(TableId id) const;
+    /// Shared by copies; the embedded tables it has not read yet are filled in on first use
+    /// (once, thread-safe), which no caller can tell from reading them all at load().
+    std::shared_ptr<Data> m_data;
 };
 
 }  // namespace cudoctor::kb

@@ -1,5 +1,8 @@
 #pragma once
 // Internals of Kb: the parsed tables, and the parser of each table family (one .cpp per family).
+#include <array>
+#include <cstddef>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +11,26 @@
 #include "kb/table.hpp"
 
 namespace cudoctor::kb {
+
+/// The tables the KB reads, in the order load() looks them up (kb.cpp's kReaders).
+enum class Kb::TableId : unsigned char {
+    archs,
+    components,
+    toolkits,
+    compilers,
+    repos,
+    cudnn,
+    distros,
+    kernel_modules,
+    gpu_chips,
+    gpus,
+    checksums,
+    jax,
+    packages,
+    torch,
+    tensorflow,
+};
+inline constexpr std::size_t kTableCount = 15;
 
 struct Kb::Data {
     std::vector<GpuModel> gpus;
@@ -25,8 +48,10 @@ struct Kb::Data {
     std::vector<InstallerChecksum> checksums;
     std::vector<JaxBuild> jax;
     std::vector<CudaRepository> repos;
-    std::vector<std::pair<std::string, std::string>> sources;  ///< {file name, source text}
+    std::array<std::string, kTableCount> sources;  ///< each table's "# source:" text, once it is read
     std::vector<std::string> overridden;
+    /// Each table is read once: by load() for an override, on first use for the embedded copy.
+    std::array<std::once_flag, kTableCount> read;
 };
 
 namespace detail {

@@ -70,18 +70,30 @@ Expected<TableText> read_override(const OverrideFile& file) {
     return TableText{file.path, std::move(*text), true, file.origin};
 }
 
-Expected<TableText> load_table_text(std::string_view name, const std::optional<std::string>& kb_dir) {
+std::optional<std::string_view> embedded_text(std::string_view name) {
+    for (const auto& table : embedded_tables())
+        if (table.name == name) return table.text;
+    return std::nullopt;
+}
+
+Expected<std::optional<OverrideFile>> locate_table(std::string_view name, const std::optional<std::string>& kb_dir) {
     for (const auto& folder : kb_folders(kb_dir)) {
         if (!is_folder(folder.dir)) {
             if (!folder.required) continue;
             const std::string from = folder.origin == "--kb" ? "" : " (from " + folder.origin + ")";
             return fail(Errc::not_found, "knowledge-base directory " + folder.dir + from + " does not exist");
         }
-        if (auto path = entry_in(folder.dir, name)) return read_override({*path, folder.origin});
+        if (auto path = entry_in(folder.dir, name)) return std::optional<OverrideFile>(OverrideFile{*path, folder.origin});
     }
-    for (const auto& table : embedded_tables())
-        if (table.name == name) return TableText{std::string(name), std::string(table.text), false, "built-in"};
-    return fail(Errc::not_found, "table " + std::string(name) + " is not embedded");
+    if (!embedded_text(name)) return fail(Errc::not_found, "table " + std::string(name) + " is not embedded");
+    return std::optional<OverrideFile>();
+}
+
+Expected<TableText> load_table_text(std::string_view name, const std::optional<std::string>& kb_dir) {
+    auto located = locate_table(name, kb_dir);
+    if (!located) return Unexpected<Error>(located.error());
+    if (*located) return read_override(**located);
+    return TableText{std::string(name), std::string(*embedded_text(name)), false, "built-in"};
 }
 
 Expected<Table> load_table(std::string_view name, const std::optional<std::string>& kb_dir) {

@@ -71,4 +71,12 @@ struct OverrideFile {
 /// The override at `file` read as load_table_text() reads it (capped, errors "cannot read PATH: why").
 [[nodiscard]] Expected<TableText> read_override(const OverrideFile& file);
 
+/// Where load_table_text() reads data/NAME without reading it: the override file, or nullopt
+/// for the compiled-in copy. The same errors as load_table_text() for a missing --kb or
+/// $CUDOCTOR_KB folder and for a name the binary lacks.
+[[nodiscard]] Expected<std::optional<OverrideFile>> locate_table(std::string_view name, const std::optional<std::string>& kb_dir);
+
+/// The compiled-in text of data/NAME; nullopt when the binary lacks that table.
+[[nodiscard]] std::optional<std::string_view> embedded_text(std::string_view name);
+
 }  // namespace cudoctor::kb

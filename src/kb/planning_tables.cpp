@@ -57,14 +57,14 @@ bool CudaRepository::publishes(const Version& cuda) const {
 
 std::vector<JaxBuild> Kb::jax_builds(const Version& jax) const {
     std::vector<JaxBuild> rows;
-    for (const auto& j : m_data->jax) {
+    for (const auto& j : jax_table()) {
         if (jax >= j.jax_first && jax <= j.jax_last) rows.push_back(j);
     }
     return rows;
 }
 
 std::optional<CudaRepository> Kb::cuda_repository(std::string_view repo) const {
-    for (const auto& r : m_data->repos) {
+    for (const auto& r : cuda_repository_table()) {
         if (r.repo == repo) return r;
     }
     return std::nullopt;

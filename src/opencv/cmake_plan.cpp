@@ -293,8 +293,8 @@ Expected<CmakePlan> plan_cmake(const host::Host& host, const snapshot::Snapshot&
         }
     }
 
-    const auto resources = read_build_resources(host);
-    plan.jobs = parallel_jobs(resources, plan.jobs_why);
+    const auto resources = host::read_build_resources(host);
+    plan.jobs = host::parallel_jobs(resources, plan.jobs_why);
     if (!resources.mem_available_kib)
         plan.notes.emplace_back(
             "memory unknown: each nvcc job of OpenCV can take about 3 GB; more jobs than that lets the kernel kill cc1plus");

@@ -45,10 +45,9 @@ struct Copy {
 /// Versions of the libcudnn.so.* files in `dir` ("9.1.0", "9"), most precise first.
 std::vector<std::string> library_versions(Context& ctx, const std::string& dir) {
     std::vector<std::string> out;
-    auto names = ctx.host.list_dir(dir);
-    if (!names) return out;
-    for (const auto& n : *names) {
-        if (!n.starts_with("libcudnn.so.")) continue;
+    // glob over the run's one listing, not a copy of a thousand names per call.
+    for (const auto& path : ctx.host.glob(dir, "libcudnn.so.*")) {
+        const std::string n = host::basename(path);
         auto v = std::string(so_version(n));
         if (Version::parse(v) && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     }
@@ -218,6 +217,8 @@ std::string cuda_major_from_deb(Context& ctx) {
     static const RE2 kName(R"(libcudnn\d+-cuda-(\d+))");
     static const RE2 kVersion(R"(\+cuda(\d+))");
     for (const auto& p : ctx.dpkg) {
+        // Both forms name a libcudnn package: the others (a thousand) need no RE2 run.
+        if (!p.name.starts_with("libcudnn")) continue;
         std::string major;
         if (RE2::FullMatch(p.name, kName, &major)) return major;
         if (p.name.starts_with("libcudnn") && RE2::PartialMatch(p.version, kVersion, &major)) return major;

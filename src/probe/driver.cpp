@@ -167,15 +167,33 @@ void read_wsl_driver(Context& ctx) {
     if (!versions.empty()) d.windows_version = versions.front();
 }
 
+constexpr std::string_view kDriverPackagePrefixes[] = {"nvidia-driver",   "libnvidia-compute",    "nvidia-dkms",
+                                                       "nvidia-kernel",   "nvidia-utils",         "libnvidia-gl",
+                                                       "cuda-drivers",    "nvidia-open",          "libcuda1",
+                                                       "nvidia-headless", "linux-modules-nvidia", "nvidia-fabricmanager"};
+
 bool is_driver_package(std::string_view name) {
     if (name.empty()) return false;
-    for (std::string_view p : {"nvidia-driver", "libnvidia-compute", "nvidia-dkms", "nvidia-kernel", "nvidia-utils", "libnvidia-gl",
-                               "cuda-drivers", "nvidia-open", "libcuda1", "nvidia-headless", "linux-modules-nvidia", "nvidia-fabricmanager"}) {
+    for (std::string_view p : kDriverPackagePrefixes) {
         // The first letter first: a dpkg.log names thousands of packages, few of them NVIDIA's.
         if (p[0] == name[0] && name.starts_with(p)) return true;
     }
     return false;
 }
+
+/// Every driver package's name holds one of these: a log line without them names none, and
+/// memmem finds the few lines that do in a dpkg.log of thousands without splitting it.
+constexpr std::string_view kDriverPackageWords[] = {"nvidia", "cuda"};
+
+constexpr bool every_prefix_holds_a_word() {
+    for (std::string_view p : kDriverPackagePrefixes) {
+        bool held = false;
+        for (std::string_view w : kDriverPackageWords) held = held || p.find(w) != std::string_view::npos;
+        if (!held) return false;
+    }
+    return true;
+}
+static_assert(every_prefix_holds_a_word(), "is_driver_package() must only accept names holding a kDriverPackageWords word");
 
 /// The latest driver package changes: from apt's history (which says who asked: an
 /// unattended upgrade, a person's apt command), else from dpkg's own log.
@@ -183,7 +201,9 @@ void read_package_logs(Context& ctx) {
     auto& events = ctx.snap.driver.package_events;
     constexpr std::size_t kKeep = 24;
     constexpr std::size_t kLogCap = 64u << 20;
-    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap)) {
+    // Changes are only kept for driver packages: a history naming no driver word has none.
+    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap);
+        history && formats::holds_any(history->view(), kDriverPackageWords)) {
         for (const auto& t : formats::parse_apt_history(history->view(), is_driver_package)) {
             for (const auto& c : t.changes) {
                 events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
@@ -192,7 +212,7 @@ void read_package_logs(Context& ctx) {
     }
     if (events.empty()) {
         if (auto log = ctx.read_large(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
-            for (const auto& a : formats::parse_dpkg_log(log->view(), is_driver_package)) {
+            for (const auto& a : formats::parse_dpkg_log(formats::lines_holding(log->view(), kDriverPackageWords), is_driver_package)) {
                 events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
             }
         }

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <array>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "formats/apt_sources.hpp"
 #include "kb/toolkit_release.hpp"
 #include "recipe/install.hpp"
 #include "rules/ids.hpp"
@@ -27,27 +27,13 @@ using snapshot::Layer;
 using snapshot::Severity;
 using snapshot::Snapshot;
 
-/// NVIDIA's CUDA repository in a source's URI: the repository name ("ubuntu2204", "wsl-ubuntu")
-/// of developer.download.nvidia.com/compute/cuda/repos/<repo>/<arch>/; "" for any other URI.
-std::string nvidia_repo_of(const std::string& uri) {
-    static const std::regex form(R"(^https?://developer\.download\.nvidia\.com/compute/cuda/repos/([A-Za-z0-9._-]+)/[A-Za-z0-9_]+/?$)");
-    std::smatch m;
-    return std::regex_match(uri, m, form) ? m[1].str() : "";
-}
+/// NVIDIA's CUDA repository in a source's URI ("ubuntu2204", "wsl-ubuntu"); "" for any other URI.
+std::string nvidia_repo_of(const std::string& uri) { return formats::nvidia_cuda_repo_of(uri); }
 
 /// The CUDA release of a local repository NVIDIA's local .deb installs
-/// (file:///var/cuda-repo-ubuntu2204-12-4-local → {"cuda-repo-ubuntu2204-12-4-local", "12.4"}); the
-/// repository name may hold a hyphen (cuda-repo-wsl-ubuntu-12-4-local).
-struct LocalRepo {
-    std::string name;
-    std::string release;
-};
-std::optional<LocalRepo> local_repo_of(const std::string& uri) {
-    static const std::regex form(R"(^file:(//)?/var/(cuda-repo-[a-z0-9-]+-([0-9]+)-([0-9]+)-local)/?$)");
-    std::smatch m;
-    if (!std::regex_match(uri, m, form)) return std::nullopt;
-    return LocalRepo{m[2].str(), m[3].str() + "." + m[4].str()};
-}
+/// (file:///var/cuda-repo-ubuntu2204-12-4-local → {"cuda-repo-ubuntu2204-12-4-local", "12.4"}).
+using LocalRepo = formats::LocalCudaRepo;
+std::optional<LocalRepo> local_repo_of(const std::string& uri) { return formats::local_cuda_repo_of(uri); }
 
 bool one_line_format(const std::string& file) { return !file.ends_with(".sources"); }
 

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "common/text.hpp"
+#include "host/resources.hpp"
 #include "kb/toolkit_release.hpp"
-#include "opencv/machine.hpp"
 #include "recipe/install.hpp"
 #include "rules/rule_util.hpp"
 
@@ -330,7 +330,7 @@ std::vector<Finding> vm_without_gpu_passthrough(const Snapshot& s, const kb::Kb&
 
 std::vector<Finding> wsl_memory_limit_low(const Snapshot& s, const kb::Kb&) {
     const auto& p = s.platform;
-    if (!p.wsl || !p.wsl_memory_limit || p.wslconfig_path.empty() || *p.wsl_memory_limit >= 2 * opencv::kBytesPerNvccJob) return {};
+    if (!p.wsl || !p.wsl_memory_limit || p.wslconfig_path.empty() || *p.wsl_memory_limit >= 2 * host::kBytesPerNvccJob) return {};
     const double gib = static_cast<double>(*p.wsl_memory_limit) / static_cast<double>(1ull << 30);
     return {finding(fmt::format("WSL2 is limited to {:.1f} GB of memory by {}", gib, p.wslconfig_path),
                     "A source build of OpenCV with CUDA or of a PyTorch extension needs about 3 GB per parallel nvcc job: under "

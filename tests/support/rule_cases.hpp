@@ -131,6 +131,18 @@ inline snapshot::LoaderEntry cache_entry(const std::string& soname, const std::s
     return {soname, dir + "/" + soname, "x86-64", dir};
 }
 
+/// NVIDIA's CUDA repository for `repo` ("ubuntu2204") as cuda-keyring writes it: one line in
+/// `file` (by default its own sources.list.d file), signed by cuda-archive-keyring.gpg.
+inline snapshot::AptSource nvidia_source(const std::string& repo, const std::string& file = {}) {
+    snapshot::AptSource a;
+    a.file = file.empty() ? "/etc/apt/sources.list.d/cuda-" + repo + "-x86_64.list" : file;
+    a.line = 1;
+    a.uri = "https://developer.download.nvidia.com/compute/cuda/repos/" + repo + "/x86_64/";
+    a.suite = "/";
+    a.signed_by = "/usr/share/keyrings/cuda-archive-keyring.gpg";
+    return a;
+}
+
 /// An Ubuntu 22.04 x86_64 machine with gcc 11, no GPU, no driver, nothing CUDA yet.
 inline snapshot::Snapshot ubuntu_machine() {
     snapshot::Snapshot s;

@@ -2,6 +2,12 @@
 // dpkg's hold selection; and the JSON round trip of what the probe records from them.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
 #include "formats/apt_sources.hpp"
 #include "formats/dpkg_status.hpp"
 #include "snapshot/snapshot_json.hpp"
@@ -174,3 +180,88 @@ TEST(AptSnapshot, OlderSnapshotWithoutThemLoads) {
 }
 
 }  // namespace apt_sources_test
+
+// The two std::regex the apt rules used, kept as the reference the hand-written matchers agree with.
+namespace apt_uri_reference {
+
+std::string nvidia_repo(const std::string& uri) {
+    static const std::regex form(R"(^https?://developer\.download\.nvidia\.com/compute/cuda/repos/([A-Za-z0-9._-]+)/[A-Za-z0-9_]+/?$)");
+    std::smatch m;
+    return std::regex_match(uri, m, form) ? m[1].str() : "";
+}
+
+std::optional<cudoctor::formats::LocalCudaRepo> local_repo(const std::string& uri) {
+    static const std::regex form(R"(^file:(//)?/var/(cuda-repo-[a-z0-9-]+-([0-9]+)-([0-9]+)-local)/?$)");
+    std::smatch m;
+    if (!std::regex_match(uri, m, form)) return std::nullopt;
+    return cudoctor::formats::LocalCudaRepo{m[2].str(), m[3].str() + "." + m[4].str()};
+}
+
+void expect_same(const std::string& uri) {
+    EXPECT_EQ(cudoctor::formats::nvidia_cuda_repo_of(uri), nvidia_repo(uri)) << uri;
+    const auto fast = cudoctor::formats::local_cuda_repo_of(uri);
+    const auto plain = local_repo(uri);
+    ASSERT_EQ(fast.has_value(), plain.has_value()) << uri;
+    if (fast) {
+        EXPECT_EQ(fast->name, plain->name) << uri;
+        EXPECT_EQ(fast->release, plain->release) << uri;
+    }
+}
+
+}  // namespace apt_uri_reference
+
+TEST(AptSources, RepositoryUrisMatchTheRegexesTheyReplaced) {
+    const std::vector<std::string> uris = {
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/",
+        "http://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64",
+        "https://developer.download.nvidia.com/compute/cuda/repos/wsl-ubuntu/x86_64/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/debian12/sbsa/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/rhel9.1_x/x86_64//",
+        "https://developer.download.nvidia.com/compute/cuda/repos//x86_64/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86-64/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/extra",
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubu+ntu/x86_64/",
+        "httpx://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/",
+        "https://developerXdownload.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/",
+        "ftp://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/",
+        " https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/",
+        "https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/\n",
+        "file:///var/cuda-repo-ubuntu2204-12-4-local",
+        "file:///var/cuda-repo-ubuntu2204-12-4-local/",
+        "file:/var/cuda-repo-wsl-ubuntu-12-4-local",
+        "file://var/cuda-repo-ubuntu2204-12-4-local",
+        "file:////var/cuda-repo-ubuntu2204-12-4-local",
+        "file:///var/cuda-repo-ubuntu2204-12-4-local//",
+        "file:///var/cuda-repo-12-4-local",
+        "file:///var/cuda-repo-a-12-4-local",
+        "file:///var/cuda-repo-ab--12-4-local",
+        "file:///var/cuda-repo-ubuntu2204-12-04-local",
+        "file:///var/cuda-repo-ubuntu2204-12-4a-local",
+        "file:///var/cuda-repo-ubuntu2204-1-2-3-local",
+        "file:///var/cuda-repo-Ubuntu2204-12-4-local",
+        "file:///var/cuda-repo-ubuntu2204-12--4-local",
+        "file:///var/cuda-repo--12-4-local",
+        "file:///var/cuda-repo---12-4-local",
+        "file:///var/cuda-repo-ubuntu2204-12-4-locals",
+        "file:///var/cuda-repo-ubuntu2204-12-4",
+        "file:///var/cuda-repo-cross-aarch64-ubuntu2204-12-6-local",
+        "file:///opt/cuda-repo-ubuntu2204-12-4-local",
+        "",
+        "file:",
+        "https://",
+    };
+    for (const auto& uri : uris) apt_uri_reference::expect_same(uri);
+    // Every cut and every one-byte change of the real forms.
+    std::mt19937 rng(25);
+    const std::string alphabet = "/-._:a0Z9 x";
+    for (const std::size_t index : {0u, 15u, 17u, 33u}) {
+        const std::string& base = uris[index];
+        for (std::size_t cut = 0; cut <= base.size(); ++cut) apt_uri_reference::expect_same(base.substr(0, cut));
+        for (int i = 0; i < 400; ++i) {
+            std::string changed = base;
+            changed[rng() % changed.size()] = alphabet[rng() % alphabet.size()];
+            apt_uri_reference::expect_same(changed);
+        }
+    }
+}

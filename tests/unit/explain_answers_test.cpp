@@ -188,4 +188,100 @@ TEST(ExplainAnswers, GccFixInstallsTheOlderGccOnce) {
     EXPECT_THAT(fix, HasSubstr("g++-12")) << fix;
 }
 
+// --- the platform causes, tied to the machine's facts (issue #21) --------------------------------
+
+std::string evidence_text(const explain::Cause& c) {
+    std::string out;
+    for (const auto& f : c.evidence) out += f.verdict + ": " + f.text + "\n";
+    return out;
+}
+
+TEST(ExplainAnswers, KilledBuildGetsTheJobCountThatFitsThisMachine) {
+    const std::string log = "c++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n";
+    // 16 cores, 12 GiB available: memory decides, 4 jobs of 3 GiB (host::parallel_jobs).
+    auto causes = read_log(log);
+    explain::tie_to_machine(causes, gpu_machine(), kb::Kb::builtin(), host::BuildResources{12582912, "MemAvailable", 16, "x"});
+    const auto* c = find(causes, "build-oom-killed");
+    ASSERT_NE(c, nullptr);
+    ASSERT_FALSE(c->fix.empty());
+    EXPECT_THAT(c->fix.front(), HasSubstr("MAX_JOBS=4")) << fix_text(*c);
+    EXPECT_THAT(c->fix.front(), HasSubstr("make -j4"));
+    EXPECT_EQ(count_of(fix_text(*c), "MAX_JOBS="), 1u) << "the general 'fewer jobs' step is replaced, not repeated";
+    EXPECT_THAT(evidence_text(*c), HasSubstr("16 cores, 12.0 GiB available memory / 3 GiB per nvcc job → 4 parallel jobs"));
+    // A saved snapshot carries no memory: the general advice stays, no number is made up.
+    auto saved = read_log(log);
+    explain::tie_to_machine(saved, gpu_machine(), kb::Kb::builtin());
+    const auto* g = find(saved, "build-oom-killed");
+    ASSERT_NE(g, nullptr);
+    EXPECT_THAT(fix_text(*g), Not(HasSubstr("MAX_JOBS=4")));
+    EXPECT_THAT(fix_text(*g), HasSubstr("free GiB / 3"));
+}
+
+TEST(ExplainAnswers, AptKeyErrorIsConfirmedByTheSourceWhoseKeyringIsGone) {
+    auto s = ubuntu_machine();
+    s.platform.apt_sources = {nvidia_source("ubuntu2204")};
+    s.platform.apt_sources.front().signed_by_missing = true;
+    const std::string log =
+        "W: GPG error: https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64  InRelease: The following signatures "
+        "couldn't be verified because the public key is not available: NO_PUBKEY A4B469963BF863CC\n";
+    const auto causes = explain_on(log, s);
+    const auto* c = find(causes, "apt-repo-error");
+    ASSERT_NE(c, nullptr);
+    EXPECT_THAT(evidence_text(*c), HasSubstr("confirms: /etc/apt/sources.list.d/cuda-ubuntu2204-x86_64.list:1 names the keyring "
+                                             "/usr/share/keyrings/cuda-archive-keyring.gpg, which is not on this machine"));
+    EXPECT_EQ(c->confidence, "high");
+    // The keyring there: the source is only context, nothing confirms.
+    s.platform.apt_sources.front().signed_by_missing = false;
+    s.platform.apt_keyrings = {"/usr/share/keyrings/cuda-archive-keyring.gpg"};
+    const auto ok = explain_on(log, s);
+    const auto* k = find(ok, "apt-repo-error");
+    ASSERT_NE(k, nullptr);
+    EXPECT_THAT(evidence_text(*k), Not(HasSubstr("confirms:")));
+    EXPECT_THAT(evidence_text(*k), HasSubstr("NVIDIA keyrings here: /usr/share/keyrings/cuda-archive-keyring.gpg"));
+}
+
+TEST(ExplainAnswers, ContainerErrorIsReadAgainstTheContainerToolkit) {
+    const std::string log = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n";
+    auto s = gpu_machine();
+    s.platform.docker_installed = true;
+    const auto missing = explain_on(log, s);
+    const auto* c = find(missing, "container-gpu-unavailable");
+    ASSERT_NE(c, nullptr);
+    EXPECT_THAT(evidence_text(*c), HasSubstr("confirms: the NVIDIA Container Toolkit is not installed here"));
+    // Installed but not registered with Docker: the one command that registers it.
+    s.platform.container_toolkit_version = "1.16.2-1";
+    const auto unregistered = explain_on(log, s);
+    const auto* u = find(unregistered, "container-gpu-unavailable");
+    ASSERT_NE(u, nullptr);
+    EXPECT_THAT(evidence_text(*u), HasSubstr("NVIDIA Container Toolkit here: 1.16.2-1"));
+    EXPECT_THAT(evidence_text(*u), HasSubstr("sudo nvidia-ctk runtime configure --runtime=docker"));
+    EXPECT_THAT(evidence_text(*u), Not(HasSubstr("confirms:")));
+    // No Docker and no toolkit (a plain workstation): nothing to say about containers.
+    const auto plain = explain_on(log, gpu_machine());
+    const auto* p = find(plain, "container-gpu-unavailable");
+    ASSERT_NE(p, nullptr);
+    EXPECT_TRUE(p->evidence.empty()) << evidence_text(*p);
+}
+
+TEST(ExplainAnswers, DkmsFailureIsConfirmedByItsMakeLog) {
+    auto s = ubuntu_machine();
+    s.platform.dkms = {{"nvidia", "550.54.14", "6.5.0-27-generic", false, "nvidia/nv.c:42:10: fatal error: linux/foo.h: No such file"}};
+    const auto causes = explain_on("Error! Bad return status for module build on kernel: 6.5.0-27-generic (x86_64)\n", s);
+    const auto* c = find(causes, "dkms-build-failed");
+    ASSERT_NE(c, nullptr);
+    EXPECT_THAT(evidence_text(*c), HasSubstr("confirms: /var/lib/dkms/nvidia/550.54.14/build/make.log here: nvidia/nv.c:42:10"));
+}
+
+TEST(ExplainAnswers, RunfileRefusalNamesTheMissingCompiler) {
+    auto s = ubuntu_machine();
+    s.platform.c_compiler.clear();
+    const auto causes = explain_on(
+        "ERROR: Unable to find the development tool `cc` in your path; please make sure that you have the "
+        "package 'gcc' installed.\n",
+        s);
+    const auto* c = find(causes, "runfile-installer-refused");
+    ASSERT_NE(c, nullptr);
+    EXPECT_THAT(evidence_text(*c), HasSubstr("confirms: no C compiler on PATH here"));
+}
+
 }  // namespace cudoctor::test::rule_cases

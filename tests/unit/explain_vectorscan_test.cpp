@@ -16,6 +16,7 @@
 
 #include "explain/explain.hpp"
 #include "formats/log_scan.hpp"
+#include "formats/log_scan_detail.hpp"
 #include "formats/log_scan_re2.hpp"
 #include "formats/regex_superset.hpp"
 
@@ -93,7 +94,8 @@ std::vector<std::size_t> pieces(std::size_t size, std::size_t piece) {
     return ::testing::AssertionSuccess();
 }
 
-/// LogScanner runs on Vectorscan only when CUDOCTOR_LOG_ENGINE=vectorscan (see log_scan.cpp).
+/// LogScanner runs on Vectorscan from the first byte when CUDOCTOR_LOG_ENGINE=vectorscan; by
+/// default only once a log passes 8 MiB (see log_scan.cpp).
 void use_vectorscan() { ::setenv("CUDOCTOR_LOG_ENGINE", "vectorscan", 1); }
 
 /// Both engines over the same patterns and limits.
@@ -107,6 +109,7 @@ struct Engines {
         auto r = Re2LogScanner::create(patterns, limits);
         EXPECT_TRUE(f) << f.error().message;
         EXPECT_TRUE(r) << r.error().message;
+        EXPECT_EQ(f->engine(), "vectorscan");
         return {std::move(*f), std::move(*r)};
     }
 
@@ -239,6 +242,54 @@ TEST(ExplainVectorscan, MessagesAtWindowEdges) {
     }
 }
 
+TEST(ExplainVectorscan, LiteralsEndingNearTheEndOfABlock) {
+    // Vectorscan 5.4.9 misses a literal ending 11 to 27 bytes before the end of the buffer it
+    // scans, at some addresses of that end, for sets of 5 to 10 literals (vectorscan_padding.hpp).
+    // Each message here ends the log at every distance up to 40 bytes from its end and, through
+    // the bytes before it, at every end address modulo 64: the log's last block is scanned with
+    // the literal there. Without the padding the engine scans with, this test fails.
+    std::vector<std::vector<LogPattern>> sets = {{
+        {"oom", "CUDA out of memory", R"(CUDA out of memory\.(?: Tried to allocate (\d+(?:\.\d+)? [KMGT]?i?B))?)"},
+        {"cannot-open", "cannot open shared object", R"((lib\w+\.so(?:\.\d+)*):\s*cannot open shared object)"},
+        {"driver-too-old", "driver on your system is too old", R"(The NVIDIA driver on your system is too old \(found version (\d+)\))"},
+        {"wrap", "mismatches the version that was used to compile",
+         R"(detected CUDA version \((\d+\.\d+)\) mismatches the version that was used to compile\s+PyTorch \((\d+\.\d+)\))"},
+        {"gcc", "nsupported GNU version", R"([Uu]nsupported GNU version!? ?(?:gcc versions )?later than (\d+))"},
+    }};
+    for (std::size_t k = 5; k <= 10; ++k) sets.emplace_back(catalog().begin(), catalog().begin() + static_cast<std::ptrdiff_t>(k));
+    for (const auto& patterns : sets) {
+        std::size_t near_end = 0;  // logs whose literal ends 11 to 27 bytes before their end
+        auto engines = Engines::make(patterns);
+        // Each pattern's message as the shortest text it matches in: the corpus line, cut after the match.
+        std::vector<std::pair<std::string, std::size_t>> planted;  // text, bytes after its literal
+        for (const auto& p : patterns) {
+            const RE2 re(p.regex, cudoctor::formats::detail::byte_options());
+            for (const auto& m : messages()) {
+                re2::StringPiece match;
+                if (!re.Match(m, 0, m.size(), RE2::UNANCHORED, &match, 1)) continue;
+                const std::string_view text(match.data(), match.size());
+                const auto literal = text.rfind(p.literal);
+                if (literal == std::string_view::npos || text.find('\n') != std::string_view::npos) continue;
+                planted.emplace_back(std::string(text), text.size() - literal - p.literal.size());
+                break;
+            }
+        }
+        ASSERT_GE(planted.size(), 3u);
+        for (const auto& [text, tail] : planted) {
+            for (std::size_t shift = 0; shift < 64; ++shift) {
+                for (std::size_t after = 0; after <= 40; ++after) {
+                    const std::string log = "step 1: ok\n" + std::string(shift, '.') + " " + text + std::string(after, ' ');
+                    near_end += tail + after >= 11 && tail + after <= 27;
+                    ASSERT_TRUE(engines.agree(log)) << text << ": " << shift << " bytes before, " << after << " after";
+                    ASSERT_FALSE(engines.reference.hits().empty()) << text;
+                    ASSERT_TRUE(engines.agree(log + "\n")) << text << ": " << shift << " bytes before, " << after << " after, then a newline";
+                }
+            }
+        }
+        EXPECT_GE(near_end, 64u * 10) << patterns.size() << " patterns: too few logs in the zone Vectorscan misses";
+    }
+}
+
 TEST(ExplainVectorscan, RandomLogs) {
     auto engines = Engines::make(catalog());
     ScanLimits limits;
@@ -306,6 +357,54 @@ TEST(ExplainVectorscan, PatternsThePrefilterCannotTake) {
     for (std::size_t cut = 0; cut <= log.size(); ++cut) ASSERT_TRUE(engines.agree(log, {cut})) << "cut at " << cut;
 }
 
+TEST(ExplainVectorscan, PlainStringPatternsNeedNoRe2) {
+    // A pattern that is only plain strings (literal_alternatives) is matched from its candidates
+    // alone: the leftmost string wholly in the window, RE2's choice among those starting there.
+    const std::vector<LogPattern> patterns = {
+        {"object", " object", R"(Building (?:CUDA|NVCC \(Device\)|CXX|C) object)"},
+        {"prefix", "x", "x(?:ab|abcd)"},  // at one place both: RE2 takes the first
+        {"overlap", "aa", "(?:aaa|aa)"},
+        {"either", "MISMATCH", "(?:CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|cudaErrorSystemDriverMismatch)"},
+        {"words", "Building", R"(Building (C|CXX) object)"},  // a capture: RE2 still runs
+    };
+    ScanLimits narrow;
+    narrow.max_line = 256;  // overlong lines: windows cut strings at both ends
+    auto engines = Engines::make(patterns);
+    auto narrow_engines = Engines::make(patterns, narrow);
+    std::mt19937 random(31);
+    const char* pieces_of[] = {"Building CXX object",
+                               "Building C object",
+                               "Building NVCC (Device) object",
+                               "Building CUDA object",
+                               "xabcd",
+                               "xab",
+                               "xabc",
+                               "aaaa",
+                               "aa",
+                               "a",
+                               "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
+                               "cudaErrorSystemDriverMismatch",
+                               " ",
+                               "\n",
+                               "\r\n",
+                               "Building ",
+                               " object"};
+    for (int round = 0; round < 400; ++round) {
+        std::string log;
+        for (int i = static_cast<int>(random() % 60); i > 0; --i) {
+            log += pieces_of[random() % std::size(pieces_of)];
+            if (random() % 7 == 0) log += std::string(random() % 300, 'y');
+        }
+        ASSERT_TRUE(engines.agree(log)) << "round " << round;
+        ASSERT_TRUE(narrow_engines.agree(log)) << "round " << round << ", max_line 256";
+        ASSERT_TRUE(engines.agree(log, pieces(log.size(), 1 + random() % 97))) << "round " << round << ", in pieces";
+    }
+    EXPECT_TRUE(engines.agree("[1/9] Building CXX object a.o\nxabcd xab\naaaa\n"));
+    ASSERT_EQ(engines.fast.hits().size(), 4u);
+    EXPECT_EQ(engines.fast.hits()[0].text, "[1/9] Building CXX object a.o");
+    EXPECT_EQ(engines.fast.match_count(1), 1u);  // "xabcd xab": one line
+}
+
 TEST(ExplainVectorscan, OneScannerPerThread) {
     // Each scanner has its own Vectorscan scratch: scanners of one catalog run side by side.
     std::string log;
@@ -321,16 +420,42 @@ TEST(ExplainVectorscan, OneScannerPerThread) {
     for (const auto& s : scanners) EXPECT_TRUE(same(s, engines.reference));
 }
 
-TEST(ExplainVectorscan, TheDefaultIsTheRe2Engine) {
-    ::unsetenv("CUDOCTOR_LOG_ENGINE");
-    auto s = LogScanner::create(catalog());
-    ASSERT_TRUE(s);
-    auto engines = Engines::make(catalog());  // (sets the variable again, for the tests after this one)
-    std::string log;
-    for (const auto& m : messages()) log += m + "\n";
-    feed(*s, log);
-    feed(engines.reference, log);
-    EXPECT_TRUE(same(*s, engines.reference));
+TEST(ExplainVectorscan, ByDefaultTheLogsSizeChoosesTheEngine) {
+    // A short log: RE2 (no Vectorscan compile); past 8 MiB: Vectorscan, with the first 8 MiB
+    // fed to it in the pieces they came in. The same hits either way, whatever the pieces.
+    std::string shorter;
+    for (const auto& m : messages()) shorter += m + "\n";
+    std::string longer;
+    std::mt19937 random(8);
+    std::string overlong;  // a line of several kMaxCarry slices across the 8 MiB mark: slices depend on the pieces
+    while (overlong.size() < (3u << 20))
+        overlong += std::string(random() % 9000, 'x') + " " + messages()[random() % messages().size()] + " ";
+    std::replace(overlong.begin(), overlong.end(), '\n', ' ');
+    while (longer.size() < (6u << 20)) longer += "step ok\n" + messages()[random() % messages().size()] + "\n";
+    longer += overlong + "\n";
+    while (longer.size() < (10u << 20)) longer += "step ok\n" + messages()[random() % messages().size()] + "\n";
+    auto engines = Engines::make(catalog());
+    const std::vector<std::string> asked = {"", "re2", "vectorscan"};
+    std::vector<LogScanner> scanners;
+    for (const auto& a : asked) {
+        if (a.empty()) ::unsetenv("CUDOCTOR_LOG_ENGINE");
+        else ::setenv("CUDOCTOR_LOG_ENGINE", a.c_str(), 1);
+        scanners.push_back(std::move(*LogScanner::create(catalog())));
+    }
+    for (const auto* log : {&shorter, &longer}) {
+        for (const std::size_t piece : {std::size_t{1} << 20, std::size_t{65521}}) {
+            feed(engines.reference, *log, pieces(log->size(), piece));
+            for (std::size_t i = 0; i < asked.size(); ++i) {
+                auto& s = scanners[i];
+                feed(s, *log, pieces(log->size(), piece));
+                EXPECT_EQ(s.engine(), !asked[i].empty() ? asked[i] : log == &shorter ? "re2" : "vectorscan") << asked[i];
+                EXPECT_EQ(s.bytes(), log->size());
+                EXPECT_TRUE(same(s, engines.reference)) << asked[i] << ", " << log->size() << " bytes in pieces of " << piece;
+            }
+        }
+    }
+    EXPECT_FALSE(engines.reference.hits().empty());
+    use_vectorscan();
 }
 
 TEST(ExplainVectorscan, CreateErrors) {
@@ -374,6 +499,23 @@ TEST(RegexSuperset, SupersetExpression) {
     EXPECT_EQ(superset_expression(R"(caf\pL)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"(abc\)"), std::nullopt);
     EXPECT_EQ(superset_expression(R"([abc)"), std::nullopt);
+}
+
+TEST(RegexSuperset, LiteralAlternatives) {
+    using cudoctor::formats::detail::literal_alternatives;
+    using Strings = std::vector<std::string>;
+    EXPECT_EQ(literal_alternatives("CUDA out of memory"), Strings{"CUDA out of memory"});
+    EXPECT_EQ(literal_alternatives(R"(Building (?:CUDA|NVCC \(Device\)|CXX|C) object)"),
+              (Strings{"Building CUDA object", "Building NVCC (Device) object", "Building CXX object", "Building C object"}));
+    EXPECT_EQ(literal_alternatives("a|b(?:c|d)e"), (Strings{"a", "bce", "bde"}));
+    EXPECT_EQ(literal_alternatives("x(?:|y)"), (Strings{"x", "xy"}));
+    EXPECT_EQ(literal_alternatives(R"(a\.b\-c)"), Strings{"a.b-c"});
+    for (const char* no : {"",   "a|",    "(a)",     "a?",        "a*",    "a+",   "a{2}", "[ab]", ".",  "^a",
+                           "a$", R"(\d)", R"(\x41)", R"(\bword)", "(?i)a", "(?:a", "a)",   "a]",   "a}", R"(a\)"})
+        EXPECT_EQ(literal_alternatives(no), std::nullopt) << no;
+    std::string many = "(?:a|b)(?:a|b)(?:a|b)(?:a|b)(?:a|b)(?:a|b)";  // 64 strings: the most
+    EXPECT_EQ(literal_alternatives(many)->size(), 64u);
+    EXPECT_EQ(literal_alternatives(many + "(?:a|b)"), std::nullopt);
 }
 
 TEST(RegexSuperset, HasAssertions) {

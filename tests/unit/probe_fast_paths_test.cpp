@@ -13,6 +13,7 @@
 #include <fstream>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,67 @@ void expect_same_dpkg_log(std::string_view text) {
     }
     // Keeping everything is the plain parse.
     EXPECT_EQ(formats::parse_dpkg_log(text, [](std::string_view) { return true; }).size(), formats::parse_dpkg_log(text).size());
+    // Every name driver_like() keeps holds one of these words, so the lines holding them are
+    // the whole log to it (the driver probe's memmem pre-filter).
+    constexpr std::string_view kWords[] = {"nvidia", "b"};
+    const auto held = formats::parse_dpkg_log(formats::lines_holding(text, kWords), driver_like);
+    ASSERT_EQ(held.size(), plain.size());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+        EXPECT_EQ(held[i].when, plain[i].when);
+        EXPECT_EQ(held[i].package, plain[i].package);
+        EXPECT_EQ(held[i].new_version, plain[i].new_version);
+    }
+}
+
+/// lines_holding() the plain way: split at each newline, keep the lines that find() a word in.
+std::string reference_lines_holding(std::string_view text, std::span<const std::string_view> words) {
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto newline = text.find('\n', start);
+        const auto end = newline == std::string_view::npos ? text.size() : newline + 1;
+        const auto line = text.substr(start, end - start);
+        for (const auto w : words)
+            if (line.find(w) != std::string_view::npos) {
+                out.append(line);
+                break;
+            }
+        start = end;
+    }
+    return out;
+}
+
+TEST(ProbeFastPaths, LinesHoldingMatchesTheLineByLineSearch) {
+    constexpr std::string_view kDriverWords[] = {"nvidia", "cuda"};
+    constexpr std::string_view kShortWords[] = {"nvidia", "b"};  // a one-byte word: the byte-wise path
+    std::vector<std::string> texts = corpus("var/log/dpkg.log");
+    for (const auto& t : corpus("var/lib/dpkg/status")) texts.push_back(t);
+    std::mt19937 rng(27);
+    const std::vector<std::string> pieces = {
+        "nvidia", "cuda", "nvidi", "cud", "xcudax", "n",      "c",        "a", "install nvidia-driver-550",
+        "",       " ",    "\t",    "ab",  "cxxa",   "nxxxxa", "libcuda1", "\r"};
+    for (int i = 0; i < 500; ++i) {
+        std::string t;
+        for (int k = static_cast<int>(rng() % 60); k > 0; --k) t += pieces[rng() % pieces.size()] + ((rng() % 3 == 0) ? "\n" : "");
+        texts.push_back(std::move(t));
+    }
+    for (const auto& t : texts) {
+        EXPECT_EQ(formats::lines_holding(t, kDriverWords), reference_lines_holding(t, kDriverWords));
+        EXPECT_EQ(formats::lines_holding(t, kShortWords), reference_lines_holding(t, kShortWords));
+        EXPECT_EQ(formats::holds_any(t, kDriverWords), !reference_lines_holding(t, kDriverWords).empty());
+    }
+}
+
+TEST(ProbeFastPaths, LinesHoldingAWordAreWholeLinesInOrder) {
+    constexpr std::string_view kWords[] = {"cuda", "nvidia"};
+    EXPECT_EQ(formats::lines_holding("", kWords), "");
+    EXPECT_EQ(formats::lines_holding("a\nb\n", kWords), "");
+    EXPECT_EQ(formats::lines_holding("nvidia", kWords), "nvidia");
+    EXPECT_EQ(formats::lines_holding("x cuda y\r\nplain\nnvidia cuda\nlast nvidia", kWords), "x cuda y\r\nnvidia cuda\nlast nvidia");
+    EXPECT_EQ(formats::lines_holding("\n\ncuda\n\n", kWords), "cuda\n");
+    EXPECT_TRUE(formats::holds_any("libnvidia-ml", kWords));
+    EXPECT_FALSE(formats::holds_any("libc6 cud nvidi", kWords));
+    EXPECT_FALSE(formats::holds_any("", kWords));
 }
 
 void expect_same_apt_history(std::string_view text) {
@@ -186,6 +248,12 @@ TEST(ProbeFastPaths, FilteredPackageLogsMatchTheFilteredParse) {
         "   ",
     };
     for (int i = 0; i < 200; ++i) expect_same_apt_history(random_text(rng, history_lines, 1 + static_cast<int>(rng() % 30)));
+    // A history without any word driver_like() needs keeps no change: the probe skips its parse.
+    constexpr std::string_view kWords[] = {"nvidia", "b"};
+    for (const auto& text : corpus("var/log/apt/history.log")) {
+        if (formats::holds_any(text, kWords)) continue;
+        for (const auto& t : formats::parse_apt_history(text, driver_like)) EXPECT_TRUE(t.changes.empty()) << t.start;
+    }
 }
 
 const std::vector<std::string_view> kStems = {"libcublasLt", "libcublas", "libnvrtc", "libcudart"};

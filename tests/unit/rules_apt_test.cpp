@@ -12,18 +12,6 @@ namespace apt_rules_test {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-constexpr const char* kKeyring = "/usr/share/keyrings/cuda-archive-keyring.gpg";
-
-snapshot::AptSource nvidia_source(const std::string& repo, const std::string& file = {}) {
-    snapshot::AptSource a;
-    a.file = file.empty() ? "/etc/apt/sources.list.d/cuda-" + repo + "-x86_64.list" : file;
-    a.line = 1;
-    a.uri = "https://developer.download.nvidia.com/compute/cuda/repos/" + repo + "/x86_64/";
-    a.suite = "/";
-    a.signed_by = kKeyring;
-    return a;
-}
-
 snapshot::AptSource local_source(const std::string& name, const std::string& keyring = "/usr/share/keyrings/cuda-F73B257B-keyring.gpg") {
     snapshot::AptSource a;
     a.file = "/etc/apt/sources.list.d/" + name + ".list";

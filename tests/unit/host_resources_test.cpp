@@ -1,12 +1,13 @@
-// The build-machine facts behind `opencv cmake -j N`: CPU lists, /proc/meminfo, the job count.
+// The build-machine facts behind `opencv cmake -j N` and explain's killed builds: CPU lists,
+// /proc/meminfo, the job count.
 #include <gtest/gtest.h>
 
-#include "opencv/machine.hpp"
+#include "host/resources.hpp"
 
-namespace cudoctor::opencv {
+namespace cudoctor::host {
 namespace {
 
-TEST(OpencvMachine, CpuLists) {
+TEST(HostResources, CpuLists) {
     EXPECT_EQ(count_cpu_list("0-15\n"), 16u);
     EXPECT_EQ(count_cpu_list("0"), 1u);
     EXPECT_EQ(count_cpu_list("0,2-3,8"), 4u);
@@ -16,7 +17,7 @@ TEST(OpencvMachine, CpuLists) {
     EXPECT_EQ(count_cpu_list("0-4294967295"), std::nullopt);
 }
 
-TEST(OpencvMachine, Meminfo) {
+TEST(HostResources, Meminfo) {
     const std::string meminfo = "MemTotal:       16318384 kB\nMemFree:         1000000 kB\nMemAvailable:   12582912 kB\n";
     EXPECT_EQ(meminfo_kib(meminfo, "MemTotal"), 16318384u);
     EXPECT_EQ(meminfo_kib(meminfo, "MemAvailable"), 12582912u);
@@ -24,7 +25,7 @@ TEST(OpencvMachine, Meminfo) {
     EXPECT_EQ(meminfo_kib("MemTotal: lots kB\n", "MemTotal"), std::nullopt);
 }
 
-TEST(OpencvMachine, JobsFromMemoryAndCores) {
+TEST(HostResources, JobsFromMemoryAndCores) {
     std::string why;
     // 16 cores, 12 GiB available: memory decides (4 jobs of 3 GiB), not the cores.
     EXPECT_EQ(parallel_jobs({12582912, "MemAvailable", 16, "x"}, why), 4u);
@@ -39,4 +40,4 @@ TEST(OpencvMachine, JobsFromMemoryAndCores) {
 }
 
 }  // namespace
-}  // namespace cudoctor::opencv
+}  // namespace cudoctor::host
