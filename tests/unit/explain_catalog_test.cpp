@@ -163,8 +163,9 @@ TEST(ExplainCatalog, EveryCauseHasTenRealReportsAndTheFirstCauseIsTheirOwn) {
     // end) was read and retired into the written part on 2026-12-03; this is the third of the
     // logs added after that, scored once by the lead. Raise the floor with it; a drop means a
     // change that does not generalise.
-    // floor set from the 2026-12-03 score
-    EXPECT_GE(held_right, 0) << "held back: " << held_right << " of " << held << " right";
+    // Floor from the one score of the new held-back third: 75 of 83 (90.4 %), 2026-12-03, before
+    // any of its misses was read.
+    EXPECT_GE(held_right, 75) << "held back: " << held_right << " of " << held << " right";
 }
 
 TEST(ExplainCatalog, OrdinaryLogsStaySilent) {
