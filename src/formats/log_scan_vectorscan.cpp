@@ -27,7 +27,9 @@
 // visited at all:
 //   * Candidates. One Vectorscan pass over each block reports where a pattern may match: for a
 //     pattern whose literal is long (kStrongLiteral) and provably in every match, the places the
-//     literal ends; for the others (a literal like ":" is everywhere), the places a widened copy
+//     literal ends; for one where RE2's pre-filter (FilteredRE2) finds a set of longer strings
+//     that every match needs one of (required_atoms), the places those end, without case; for
+//     the others (a literal like ":" is everywhere), the places a widened copy
 //     of the regex itself ends (regex_superset.hpp: anchors and word boundaries dropped, bounded
 //     repeats unbounded, so it matches wherever RE2 could, in any window). A window runs RE2 only
 //     for the patterns with a candidate ending inside it; a window without any is skipped, as the
@@ -93,10 +95,10 @@ struct RegexDatabase {
     std::vector<std::uint32_t> exact;  // compiled as they are, not as a pre-filter: every match end is reported
 };
 
-/// Exact where Vectorscan can, else as its pre-filter, else refused.
-RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsigned> ids) {
+/// Exact where Vectorscan can, else as its pre-filter, else refused. `flags`: each expression's
+/// own (HS_FLAG_CASELESS for a required atom).
+RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsigned> ids, std::vector<unsigned> flags) {
     RegexDatabase out;
-    std::vector<unsigned> flags(widened.size(), 0);
     std::vector<const char*> expressions;
     while (!widened.empty()) {
         expressions.clear();
@@ -107,7 +109,7 @@ RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsi
                              &db, &error) == HS_SUCCESS) {
             out.db.reset(db);
             for (std::size_t k = 0; k < ids.size(); ++k)
-                if (!(flags[k] & HS_FLAG_PREFILTER)) out.exact.push_back(ids[k]);
+                if (!(flags[k] & (HS_FLAG_PREFILTER | HS_FLAG_CASELESS))) out.exact.push_back(ids[k]);
             break;
         }
         const int bad = error ? error->expression : -1;
@@ -180,6 +182,7 @@ struct VectorscanLogScanner::Impl {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> occurrences;
     bool occurrences_known = false;
     std::vector<std::vector<std::uint32_t>> strong_patterns;  // by literal id: patterns it stands for
+    std::vector<char> by_literal;                             // by pattern: its literal stands for it
     bool no_cr = false;                                       // the block has no '\r': breaks are '\n' only
     std::size_t scan_size = 0;
     // By pattern: in the regex database as it is (every match end a candidate); the strings it
@@ -233,18 +236,38 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
     auto impl = std::make_unique<Impl>();
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
-    // Candidates: a long literal every match contains stands for its pattern; the others are
-    // pre-filtered by their own regex, widened.
+    // Candidates: a long literal every match contains stands for its pattern; or, where RE2's
+    // pre-filter finds longer ones, a set of strings one of which every match contains (say a
+    // message's translations, where the catalog's literal is the library name all of them quote);
+    // the others are pre-filtered by their own regex, widened.
     std::vector<std::string> widened;
-    std::vector<unsigned> widened_ids;
+    std::vector<unsigned> widened_ids, widened_flags;
     std::vector<char> unwidened(patterns.size(), 0);  // its widened regex is the regex itself
+    impl->by_literal.assign(patterns.size(), 0);
     for (std::size_t i = 0; i < patterns.size(); ++i) {
         const auto& p = patterns[i];
-        if (p.literal.size() >= kStrongLiteral && literal_required(p.regex, p.literal)) continue;
+        const bool strong = p.literal.size() >= kStrongLiteral && literal_required(p.regex, p.literal);
+        if (auto atoms = required_atoms(p.regex, kStrongLiteral)) {
+            const auto shortest =
+                std::min_element(atoms->begin(), atoms->end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+            if (!strong || shortest->size() > p.literal.size()) {
+                for (const auto& a : *atoms) {
+                    widened.push_back(vectorscan_literal(a));
+                    widened_ids.push_back(static_cast<unsigned>(i));
+                    widened_flags.push_back(HS_FLAG_CASELESS);
+                }
+                continue;
+            }
+        }
+        if (strong) {
+            impl->by_literal[i] = 1;
+            continue;
+        }
         if (auto e = superset_expression(p.regex)) {
             unwidened[i] = *e == p.regex;
             widened.push_back(std::move(*e));
             widened_ids.push_back(static_cast<unsigned>(i));
+            widened_flags.push_back(0);
         } else {
             impl->always.push_back(static_cast<std::uint32_t>(i));
         }
@@ -259,7 +282,8 @@ Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPatte
         impl->regexes.push_back(std::move(re));
     }
     impl->patterns = std::move(patterns);
-    if (auto ok = impl->compile(compile_widened(std::move(widened), std::move(widened_ids))); !ok) return Unexpected<Error>(ok.error());
+    if (auto ok = impl->compile(compile_widened(std::move(widened), std::move(widened_ids), std::move(widened_flags))); !ok)
+        return Unexpected<Error>(ok.error());
     impl->counts.assign(impl->patterns.size(), 0);
     impl->last_line.assign(impl->patterns.size(), 0);
     for (const auto& p : impl->patterns) impl->context_free.push_back(has_assertions(p.regex) ? 0 : 1);
@@ -313,7 +337,7 @@ Expected<void> VectorscanLogScanner::Impl::compile(RegexDatabase regexes) {
     strong_patterns.assign(literal_text.size(), {});
     for (std::size_t i = 0; i < patterns.size(); ++i) {
         const auto& p = patterns[i];
-        if (p.literal.size() < kStrongLiteral || !literal_required(p.regex, p.literal)) continue;
+        if (!by_literal[i]) continue;
         const auto at = std::lower_bound(literal_text.begin(), literal_text.end(), p.literal) - literal_text.begin();
         strong_patterns[static_cast<std::size_t>(at)].push_back(static_cast<std::uint32_t>(i));
     }

@@ -1,7 +1,13 @@
 #include "formats/regex_superset.hpp"
 
+#include <re2/filtered_re2.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <numeric>
+
+#include "formats/log_scan_detail.hpp"
 
 namespace cudoctor::formats::detail {
 
@@ -290,6 +296,58 @@ bool literal_required(std::string_view regex, std::string_view literal) {
 }
 
 std::optional<std::string> superset_expression(std::string_view re) { return widen(re, nullptr); }
+
+std::optional<std::vector<std::string>> required_atoms(std::string_view regex, std::size_t min_length) {
+    re2::FilteredRE2 filter(static_cast<int>(min_length));
+    int id = 0;
+    if (filter.Add(re2::StringPiece(regex.data(), regex.size()), byte_options(), &id) != RE2::NoError) return std::nullopt;
+    std::vector<std::string> atoms;
+    filter.Compile(&atoms);
+    // The tree is monotone (AND and OR of atoms): `present` passes it, or no superset of it can.
+    std::vector<int> passed;
+    const auto passes = [&](const std::vector<int>& present) {
+        filter.AllPotentials(present, &passed);
+        return !passed.empty();
+    };
+    if (atoms.empty() || passes({})) return std::nullopt;
+    // A set S serves when the atoms outside it cannot pass: a match then holds an atom of S.
+    std::vector<std::size_t> order(atoms.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return atoms[a].size() < atoms[b].size(); });
+    std::vector<char> in(atoms.size(), 1);
+    std::vector<int> outside;
+    for (const auto a : order) {
+        in[a] = 0;
+        outside.clear();
+        for (std::size_t j = 0; j < atoms.size(); ++j)
+            if (!in[j]) outside.push_back(static_cast<int>(j));
+        if (passes(outside)) in[a] = 1;
+    }
+    std::vector<std::string> out;
+    for (std::size_t j = 0; j < atoms.size(); ++j)
+        if (in[j]) {
+            if (atoms[j].size() < min_length) return std::nullopt;  // (the tree keeps only longer ones)
+            out.push_back(std::move(atoms[j]));
+        }
+    return out;
+}
+
+std::string vectorscan_literal(std::string_view s) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(s.size() * 4);
+    for (const char c : s) {
+        if (is_alnum(c)) {
+            out += c;
+            continue;
+        }
+        const auto b = static_cast<unsigned char>(c);
+        out += "\\x";
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+    }
+    return out;
+}
 
 bool has_assertions(std::string_view regex) {
     bool dropped = false;

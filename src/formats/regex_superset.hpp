@@ -27,6 +27,17 @@ std::optional<std::string> superset_expression(std::string_view regex);
 /// 64 strings.
 std::optional<std::vector<std::string>> literal_alternatives(std::string_view regex);
 
+/// Strings, each at least min_length long and in lower case, such that every match of the RE2
+/// pattern `regex` (byte-oriented, as the scanners compile it) contains one of them compared
+/// without case: RE2's own pre-filter (FilteredRE2) reads the pattern, and the set is narrowed
+/// to one that its AND/OR tree still needs (the shortest strings given up first). nullopt when
+/// the tree can pass without any string of that length, or the pattern does not compile.
+std::optional<std::vector<std::string>> required_atoms(std::string_view regex, std::size_t min_length);
+
+/// A Vectorscan expression matching exactly the string s: every byte but letters and digits
+/// as \xHH.
+std::string vectorscan_literal(std::string_view s);
+
 /// True when the RE2 pattern has an assertion about its surroundings (^ $ \b \B \A \z) or syntax
 /// this reading does not follow: then whether it matches a stretch of text can depend on the
 /// text around it. False means a match inside a window is a match inside any larger window.

@@ -528,3 +528,21 @@ TEST(RegexSuperset, HasAssertions) {
 }
 
 }  // namespace explain_vectorscan_test
+
+TEST(RegexSuperset, RequiredAtoms) {
+    using cudoctor::formats::detail::required_atoms;
+    // A message's translations: one of them is in every match, the short library name is not needed.
+    const auto t = required_atoms("(libcudnn\\w*\\.so(?:\\.\\d+)*): (?:kann die Shared-Object-Datei nicht|ne peut ouvrir le fichier)", 8);
+    ASSERT_TRUE(t.has_value());
+    std::vector<std::string> want = {"kann die shared-object-datei nicht", "ne peut ouvrir le fichier"};
+    auto got = *t;
+    for (auto& a : got) a.erase(0, a.find_first_not_of(": "));  // (RE2 may join the ": " before them)
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want);
+    // Every branch needs a long string, case folded.
+    EXPECT_EQ(required_atoms("[Cc]ould not find nvcc|nvcc was not found", 8).value_or(std::vector<std::string>{}).size(), 2u);
+    // A branch without any string that long: nothing is required.
+    EXPECT_FALSE(required_atoms("Killed|exit code 137", 8).has_value());
+    EXPECT_FALSE(required_atoms("\\d+", 8).has_value());
+    EXPECT_FALSE(required_atoms("(unclosed", 8).has_value());
+}
