@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <immintrin.h>
 #include <limits>
 #include <thread>
 #include <vector>
@@ -84,7 +85,11 @@ constexpr std::size_t kLanes = 8;
 #endif
 namespace avx2 {
 constexpr std::size_t kLanes = 4;
+#ifndef __clang__
+#define CUDOCTOR_KERNEL_AVX2
+#endif
 #include "compare/metrics_kernel.inc"
+#undef CUDOCTOR_KERNEL_AVX2
 }  // namespace avx2
 #ifndef __clang__
 #pragma GCC pop_options
