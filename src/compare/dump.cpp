@@ -27,7 +27,7 @@ std::string strip_npy(std::string_view name) { return std::string(name.ends_with
 
 }  // namespace
 
-Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::uint64_t inflate_cap) {
+Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::uint64_t inflate_cap, std::uint64_t read_through_from) {
     Dump dump;
     dump.m_path = std::string(path);
     if (host.is_dir(path)) {
@@ -50,7 +50,10 @@ Expected<Dump> Dump::open(const host::Host& host, std::string_view path, std::ui
         return dump;
     }
 
-    auto mapped = host::MappedFile::open(host, path);
+    // One file (safetensors, .npy, .npz): a large one keeps its descriptor, so its tensors are
+    // read with pread(2) instead of through the mapping (a folder of .npy files keeps none: it
+    // would hold as many descriptors as files).
+    auto mapped = host::MappedFile::open(host, path, read_through_from);
     if (!mapped) return open_error(path, mapped.error());
     const std::string_view bytes = mapped->bytes();
     if (formats::looks_like_npy(bytes)) {
@@ -125,6 +128,19 @@ void Dump::read_ahead(const formats::TensorView& t, std::uint64_t offset, std::u
     std::uint64_t at = 0;
     if (offset >= t.data.size()) return;
     if (const auto* f = file_of(t, at)) f->will_need(at + offset, std::min<std::uint64_t>(length, t.data.size() - offset), true);
+}
+
+bool Dump::read(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length, char* to) const {
+    std::uint64_t at = 0;
+    if (offset > t.data.size() || length > t.data.size() - offset) return false;
+    const auto* f = file_of(t, at);
+    return f && f->read_at(at + offset, length, to);
+}
+
+bool Dump::readable(const formats::TensorView& t) const {
+    std::uint64_t at = 0;
+    const auto* f = file_of(t, at);
+    return f && f->readable();
 }
 
 void Dump::release(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const {

@@ -22,13 +22,20 @@ inline constexpr std::uint64_t kDefaultInflateCap = std::uint64_t{8} << 30;
 
 class Dump {
   public:
+    /// Dumps from this size are read with pread(2): 2 x 1 GB compared through the mapping spent
+    /// half the time mapping pages and giving them back (a virtual machine's page faults and
+    /// TLB shootdowns); copied from the page cache, as cat reads, they cost one copy.
+    static constexpr std::uint64_t kReadThroughFrom = std::uint64_t{64} << 20;
+
     /// Opens `path` (a machine path, through the Host): a folder is read as .npy files (in name
     /// order; subfolders and other files are ignored), a file by its first bytes (.npy magic,
     /// zip signature) or else as safetensors. Every error names the file: Errc::not_found,
     /// Errc::permission as the Host's; the format readers' errors for malformed files
     /// ("model.safetensors: header length 9999 past the end of the file (120 bytes)");
     /// Errc::parse for two tensors of one name and for a folder without .npy files.
-    static Expected<Dump> open(const host::Host& host, std::string_view path, std::uint64_t inflate_cap = kDefaultInflateCap);
+    /// A one-file dump of at least `read_through_from` bytes is read with pread(2) (read()).
+    static Expected<Dump> open(const host::Host& host, std::string_view path, std::uint64_t inflate_cap = kDefaultInflateCap,
+                               std::uint64_t read_through_from = kReadThroughFrom);
 
     const std::string& path() const { return m_path; }
     /// "safetensors", "npz", "npy folder" or "npy".
@@ -50,6 +57,14 @@ class Dump {
     /// (the file stays in the page cache; reading them again maps them again). Nothing for data
     /// this Dump holds in memory (inflated .npz members).
     void release(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length) const;
+
+    /// Copies bytes [offset, offset + length) of tensor `t`'s data into `to` with pread(2), not
+    /// through the mapping (no page is mapped, none has to be given back). False when `t` is not
+    /// read that way (see readable()) or the read fails: its view still holds the bytes.
+    bool read(const formats::TensorView& t, std::uint64_t offset, std::uint64_t length, char* to) const;
+    /// Whether read() reads `t`: a tensor of a one-file dump of at least open()'s
+    /// `read_through_from` bytes.
+    bool readable(const formats::TensorView& t) const;
 
   private:
     /// The mapped file holding `t`'s data and where in it the data start, or nullptr.

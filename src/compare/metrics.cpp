@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <immintrin.h>
 #include <limits>
 #include <thread>
@@ -124,6 +125,8 @@ std::uint64_t raw_mismatches(const char* t, const char* r, std::uint64_t first, 
     return n;
 }
 
+using Reader = std::function<bool(std::uint64_t, std::uint64_t, char*)>;
+
 struct Job {
     const formats::TensorView& test;
     const formats::TensorView& ref;
@@ -131,33 +134,61 @@ struct Job {
     bool raw_exact;
     Kind test_kind, ref_kind;
     const Kernel* kernel;
+    const Reader& read_test;  ///< may be empty: the elements are read from the view
+    const Reader& read_ref;
 };
 
-/// One side of a block as the kernel reads it: straight from the dump, or widened into `buffer`
-/// (zero-padded to a multiple of 8) where its type is not read directly or the block is short.
-const char* block_source(const formats::TensorView& t, Kind kind, std::uint64_t at, std::size_t n, std::size_t padded, double* buffer,
-                         Kind& as) {
+/// Where one side of a chunk is read: `data` holds elements from `first` on (the tensor's view
+/// from 0, or a copy of the chunk from its first element).
+struct Source {
+    const char* data;
+    std::uint64_t first;
+};
+
+/// One side of the chunk [begin, end): copied into `buffer` by `read` when there is one and it
+/// can, else the tensor's view.
+Source chunk_source(const formats::TensorView& t, const Reader& read, std::uint64_t begin, std::uint64_t end,
+                    std::vector<char>& buffer) {
+    if (read) {
+        buffer.resize(static_cast<std::size_t>((end - begin) * formats::dtype_size(t.dtype)));
+        if (read(begin, end, buffer.data())) return {buffer.data(), begin};
+    }
+    return {t.data.data(), 0};
+}
+
+/// One side of a block as the kernel reads it: straight from the chunk's source, or widened into
+/// `buffer` (zero-padded to a multiple of 8) where its type is not read directly or the block is
+/// short.
+const char* block_source(const formats::TensorView& t, const Source& src, Kind kind, std::uint64_t at, std::size_t n, std::size_t padded,
+                         double* buffer, Kind& as) {
     if (kind != Kind::widened && n == padded) {
         as = kind;
-        return t.data.data() + at * formats::dtype_size(t.dtype);
+        return src.data + (at - src.first) * formats::dtype_size(t.dtype);
     }
-    widen(t.dtype, t.data.data(), at, n, buffer);
+    widen(t.dtype, src.data, at - src.first, n, buffer);
     std::fill(buffer + n, buffer + padded, 0.0);
     as = Kind::f64;
     return reinterpret_cast<const char*>(buffer);
 }
 
-Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
+/// The copies of one worker's chunks, kept from chunk to chunk.
+struct ChunkBuffers {
+    std::vector<char> test, ref;
+};
+
+Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end, ChunkBuffers& buffers) {
     Partial p;
     alignas(64) double tb[kBlock], rb[kBlock];
+    const Source ts = chunk_source(job.test, job.read_test, begin, end, buffers.test);
+    const Source rs = chunk_source(job.ref, job.read_ref, begin, end, buffers.ref);
     for (std::uint64_t at = begin; at < end; at += kBlock) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, end - at));
         const std::size_t padded = (n + 7) & ~std::size_t{7};
         Kind test_as = Kind::f64, ref_as = Kind::f64;
-        const char* t = block_source(job.test, job.test_kind, at, n, padded, tb, test_as);
-        const char* r = block_source(job.ref, job.ref_kind, at, n, padded, rb, ref_as);
+        const char* t = block_source(job.test, ts, job.test_kind, at, n, padded, tb, test_as);
+        const char* r = block_source(job.ref, rs, job.ref_kind, at, n, padded, rb, ref_as);
         BlockResult b = job.kernel->block(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max(p.max_rel, 0.0));
-        if (job.raw_exact) b.mismatched = raw_mismatches(job.test.data.data(), job.ref.data.data(), at, n);
+        if (job.raw_exact) b.mismatched = raw_mismatches(ts.data + (at - ts.first) * 8, rs.data + (at - rs.first) * 8, 0, n);
         p.sum_abs.add(b.sum_abs);
         p.sum_sq_diff.add(b.sum_sq_diff);
         p.sum_sq_ref.add(b.sum_sq_ref);
@@ -171,8 +202,8 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end) {
         // with the values widened as the report shows them.
         const auto element_at = [&](std::size_t i) {
             ElementAt e{at + i, 0, 0};
-            widen(job.test.dtype, job.test.data.data(), at + i, 1, &e.test);
-            widen(job.ref.dtype, job.ref.data.data(), at + i, 1, &e.ref);
+            widen(job.test.dtype, ts.data, at + i - ts.first, 1, &e.test);
+            widen(job.ref.dtype, rs.data, at + i - rs.first, 1, &e.ref);
             return e;
         };
         if (b.max_abs > p.max_abs) {
@@ -207,28 +238,30 @@ void merge(Partial& into, const Partial& p) {
     }
 }
 
-/// Chunks [first, last) by `threads` threads, merged into `total` in chunk order.
-void run_chunks(const Job& job, std::uint64_t numel, std::uint64_t first, std::uint64_t last, unsigned threads, Partial& total) {
+/// Chunks [first, last) by `threads` threads (each with its buffers: at least `threads` of
+/// them), merged into `total` in chunk order.
+void run_chunks(const Job& job, std::uint64_t numel, std::uint64_t first, std::uint64_t last, unsigned threads,
+                std::vector<ChunkBuffers>& buffers, Partial& total) {
     const auto bounds = [numel](std::uint64_t c) { return std::pair{c * kChunk, std::min(numel, (c + 1) * kChunk)}; };
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, last - first));
     if (threads <= 1) {
         for (std::uint64_t c = first; c < last; ++c) {
             const auto [b, e] = bounds(c);
-            merge(total, run_chunk(job, b, e));
+            merge(total, run_chunk(job, b, e, buffers.front()));
         }
         return;
     }
     std::vector<Partial> partials(static_cast<std::size_t>(last - first));
     std::atomic<std::uint64_t> next{first};
-    const auto worker = [&] {
+    const auto worker = [&](ChunkBuffers& mine) {
         for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < last;) {
             const auto [b, e] = bounds(c);
-            partials[static_cast<std::size_t>(c - first)] = run_chunk(job, b, e);
+            partials[static_cast<std::size_t>(c - first)] = run_chunk(job, b, e, mine);
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker, std::ref(buffers[i]));
+    worker(buffers.front());
     for (auto& t : pool) t.join();
     for (const auto& p : partials) merge(total, p);  // in chunk order: the same sums for any thread count
 }
@@ -239,11 +272,19 @@ Metrics compute_metrics(const formats::TensorView& test, const formats::TensorVi
                         const ReadWindows& windows) {
     const std::uint64_t numel = std::min(test.numel(), ref.numel());
     const bool wide_ints = (test.dtype == DType::i64 || test.dtype == DType::u64) && test.dtype == ref.dtype;
-    const Job job{
-        test, ref, tol, tol.exact && wide_ints, kind_of(test.dtype), kind_of(ref.dtype), chosen_kernel.load(std::memory_order_relaxed)};
+    const Job job{test,
+                  ref,
+                  tol,
+                  tol.exact && wide_ints,
+                  kind_of(test.dtype),
+                  kind_of(ref.dtype),
+                  chosen_kernel.load(std::memory_order_relaxed),
+                  windows.read,
+                  windows.read_ref};
     const std::uint64_t chunks = (numel + kChunk - 1) / kChunk;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     if (numel < 4 * kChunk) threads = 1;
+    std::vector<ChunkBuffers> buffers(threads);
 
     // Window by window (whole chunks, so the sums are the same for any window size), the next
     // one read ahead while this one is compared, each handed back once compared.
@@ -255,7 +296,7 @@ Metrics compute_metrics(const formats::TensorView& test, const formats::TensorVi
     for (std::uint64_t first = 0; first < chunks; first += window) {
         const std::uint64_t last = std::min(chunks, first + window);
         if (windows.ahead && last < chunks) windows.ahead(elements(last), elements(std::min(chunks, last + window)));
-        run_chunks(job, numel, first, last, threads, total);
+        run_chunks(job, numel, first, last, threads, buffers, total);
         if (windows.done) windows.done(elements(first), elements(last));
     }
 

@@ -15,6 +15,11 @@ struct ReadWindows {
     std::function<void(std::uint64_t begin, std::uint64_t end)> ahead;
     /// Elements [begin, end) have been read and will not be read again. May be empty.
     std::function<void(std::uint64_t begin, std::uint64_t end)> done;
+    /// May be empty. Copies the bytes of elements [begin, end) into `to` (room for them) and
+    /// says whether it could: the reader then reads those elements from `to`, not from the
+    /// tensor's view (which it falls back to when this says false). For a pair's windows, this
+    /// reads the tensor under test and `read_ref` the reference.
+    std::function<bool(std::uint64_t begin, std::uint64_t end, char* to)> read, read_ref;
 };
 
 }  // namespace cudoctor::compare

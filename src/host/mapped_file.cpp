@@ -23,7 +23,7 @@ Unexpected<Error> os_error(int err, std::string_view path) {
 
 }  // namespace
 
-Expected<MappedFile> MappedFile::open(const host::Host& host, std::string_view path) {
+Expected<MappedFile> MappedFile::open(const host::Host& host, std::string_view path, std::uint64_t keep_descriptor_from) {
     auto real = host.resolve(path);
     if (!real) return Unexpected<Error>(real.error());
     const std::string local = host.host_path(*real);
@@ -45,11 +45,26 @@ Expected<MappedFile> MappedFile::open(const host::Host& host, std::string_view p
     }
     void* data = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
     const int err = errno;
-    ::close(fd);
+    const bool keep = data != MAP_FAILED && size >= keep_descriptor_from;
+    if (!keep) ::close(fd);
     if (data == MAP_FAILED) return os_error(err, path);
     // Headers are scattered through hundreds of MB: read-ahead would pull the payloads in.
     ::madvise(data, static_cast<std::size_t>(size), MADV_RANDOM);
-    return MappedFile(data, size, std::move(*real));
+    return MappedFile(data, size, std::move(*real), keep ? fd : -1);
+}
+
+bool MappedFile::read_at(std::uint64_t offset, std::uint64_t length, char* to) const {
+    if (m_fd < 0 || offset > m_size || length > m_size - offset) return false;
+    while (length > 0) {
+        const ssize_t n = ::pread(m_fd, to, static_cast<std::size_t>(std::min<std::uint64_t>(length, std::uint64_t{1} << 30)),
+                                  static_cast<off_t>(offset));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;  // an error, or the file shrank under us
+        to += n;
+        offset += static_cast<std::uint64_t>(n);
+        length -= static_cast<std::uint64_t>(n);
+    }
+    return true;
 }
 
 void MappedFile::will_need(std::uint64_t offset, std::uint64_t length, bool sequential) const {
@@ -80,13 +95,18 @@ void MappedFile::release(std::uint64_t offset, std::uint64_t length) const {
 }
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
-    : m_data(std::exchange(other.m_data, nullptr)), m_size(std::exchange(other.m_size, 0)), m_path(std::move(other.m_path)) {}
+    : m_data(std::exchange(other.m_data, nullptr)),
+      m_size(std::exchange(other.m_size, 0)),
+      m_fd(std::exchange(other.m_fd, -1)),
+      m_path(std::move(other.m_path)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     if (this != &other) {
         if (m_data) ::munmap(m_data, static_cast<std::size_t>(m_size));
+        if (m_fd >= 0) ::close(m_fd);
         m_data = std::exchange(other.m_data, nullptr);
         m_size = std::exchange(other.m_size, 0);
+        m_fd = std::exchange(other.m_fd, -1);
         m_path = std::move(other.m_path);
     }
     return *this;
@@ -94,6 +114,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 
 MappedFile::~MappedFile() {
     if (m_data) ::munmap(m_data, static_cast<std::size_t>(m_size));
+    if (m_fd >= 0) ::close(m_fd);
 }
 
 }  // namespace cudoctor::host

@@ -17,7 +17,10 @@ class MappedFile {
     /// Errc::not_found, Errc::loop, Errc::permission as the Host's reads; Errc::io "not a regular
     /// file" for folders, FIFOs and devices (never opened for reading, so nothing can hang).
     /// An empty file maps to an empty view.
-    static Expected<MappedFile> open(const host::Host& host, std::string_view path);
+    /// A file of at least `keep_descriptor_from` bytes keeps its descriptor open for read_at()
+    /// (a few large dumps, never a folder of thousands of small files holding as many).
+    static Expected<MappedFile> open(const host::Host& host, std::string_view path,
+                                     std::uint64_t keep_descriptor_from = UINT64_MAX);
 
     MappedFile(MappedFile&& other) noexcept;
     MappedFile& operator=(MappedFile&& other) noexcept;
@@ -38,13 +41,22 @@ class MappedFile {
     /// the page cache, and reading them again maps them again (the mapping is read-only, so
     /// nothing is lost). Ranges are clipped to the file; errors are ignored (memory only).
     void release(std::uint64_t offset, std::uint64_t length) const;
+    /// Copies bytes [offset, offset + length) of the file into `to` with pread(2): from the
+    /// page cache, as cat reads, without mapping a page (no page faults, and nothing to give
+    /// back). False, with nothing promised in `to`, when the descriptor was not kept, the range
+    /// is past the end, or the read fails; the mapping still holds the bytes.
+    bool read_at(std::uint64_t offset, std::uint64_t length, char* to) const;
+    /// Whether the descriptor was kept (read_at() can read).
+    bool readable() const { return m_fd >= 0; }
     /// The canonical machine path the file was found at.
     const std::string& path() const { return m_path; }
 
   private:
-    MappedFile(void* data, std::uint64_t size, std::string path) : m_data(data), m_size(size), m_path(std::move(path)) {}
+    MappedFile(void* data, std::uint64_t size, std::string path, int fd = -1)
+        : m_data(data), m_size(size), m_fd(fd), m_path(std::move(path)) {}
     void* m_data = nullptr;
     std::uint64_t m_size = 0;
+    int m_fd = -1;  ///< kept open for read_at(), or -1
     std::string m_path;
 };
 

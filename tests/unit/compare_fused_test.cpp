@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -394,6 +395,35 @@ TEST(CompareFused, EveryTypePairSizeThreadCountWindowAndIsaGivesTheOldBits) {
                                 << formats::dtype_name(tt) << "/" << formats::dtype_name(rt) << " n=" << n << " isa "
                                 << static_cast<int>(isa) << " threads " << threads << " exact " << tol.exact << " rtol " << tol.rtol;
                         }
+                        // Read through copies (as pread gives them), one chunk in two refused
+                        // (read from the view instead): the same bits.
+                        std::atomic<std::size_t> copies{0}, refusals{0};
+                        const auto reader = [&copies, &refusals](const TensorView& v) {
+                            return [&copies, &refusals, &v](std::uint64_t begin, std::uint64_t end, char* to) {
+                                if ((begin / 65536) % 2 == 1) {
+                                    ++refusals;
+                                    return false;
+                                }
+                                const std::size_t size = formats::dtype_size(v.dtype);
+                                std::memcpy(to, v.data.data() + begin * size, static_cast<std::size_t>((end - begin) * size));
+                                ++copies;
+                                return true;
+                            };
+                        };
+                        ReadWindows windows;
+                        windows.bytes = 300'000;
+                        windows.read = reader(test);
+                        windows.read_ref = reader(ref);
+                        ++runs;
+                        EXPECT_TRUE(same_metrics(compute_metrics(test, ref, tol, 2, windows), want))
+                            << formats::dtype_name(tt) << "/" << formats::dtype_name(rt) << " n=" << n << " isa " << static_cast<int>(isa)
+                            << " read through copies";
+                        if (n > 0) {
+                            EXPECT_GT(copies.load(), 0u);
+                        }
+                        if (n > 65536) {
+                            EXPECT_GT(refusals.load(), 0u);
+                        }
                     }
                 }
             }
@@ -525,6 +555,40 @@ TEST(CompareFused, AComparedTensorsPagesAreGivenBackAndReadAgainIntact) {
     file->release(10, 100);
     file->release(0, file->size());
     EXPECT_EQ(file->bytes()[100], first);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(CompareFused, ALargeDumpIsReadWithPreadAndGivesTheSameNumbers) {
+    const auto dir = std::filesystem::temp_directory_path() / ("cudoctor-pread-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::vector<float> ref(3'000'000), test(ref.size());  // 12 MB a side: read through from 0 bytes here
+    std::mt19937 gen(5);
+    std::normal_distribution<float> normal;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        ref[i] = normal(gen);
+        test[i] = ref[i] * (1 + 1e-6f * normal(gen));
+    }
+    test[1'234'567] = std::numeric_limits<float>::quiet_NaN();
+    const auto host = host::Host::real();
+    const std::string ref_path = write_safetensors(dir / "ref.safetensors", ref), test_path = write_safetensors(dir / "test.safetensors", test);
+    auto ref_read = Dump::open(host, ref_path, kDefaultInflateCap, 0), test_read = Dump::open(host, test_path, kDefaultInflateCap, 0);
+    auto ref_mapped = Dump::open(host, ref_path), test_mapped = Dump::open(host, test_path);
+    ASSERT_TRUE(ref_read && test_read && ref_mapped && test_mapped);
+    EXPECT_TRUE(ref_read->readable(ref_read->tensors()[0]));
+    EXPECT_FALSE(ref_mapped->readable(ref_mapped->tensors()[0]));  // 12 MB: under kReadThroughFrom
+    // read() copies exactly the view's bytes, and refuses a range past the tensor's end.
+    const auto& t = ref_read->tensors()[0];
+    std::vector<char> copy(4096);
+    ASSERT_TRUE(ref_read->read(t, 40'000, copy.size(), copy.data()));
+    EXPECT_EQ(std::string_view(copy.data(), copy.size()), t.data.substr(40'000, copy.size()));
+    EXPECT_FALSE(ref_read->read(t, t.data.size() - 10, 11, copy.data()));
+    EXPECT_FALSE(ref_mapped->read(ref_mapped->tensors()[0], 0, 16, copy.data()));
+
+    const Comparison read = compare_dumps(*ref_read, *test_read, {}), mapped = compare_dumps(*ref_mapped, *test_mapped, {});
+    ASSERT_EQ(read.results.size(), 1u);
+    ASSERT_EQ(mapped.results.size(), 1u);
+    EXPECT_TRUE(same_metrics(read.results[0].metrics, mapped.results[0].metrics));
+    EXPECT_EQ(read.results[0].metrics.nan_test, 1u);
     std::filesystem::remove_all(dir);
 }
 
