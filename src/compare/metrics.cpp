@@ -1,11 +1,11 @@
 #include "compare/metrics.hpp"
 
+#include <immintrin.h>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <immintrin.h>
 #include <limits>
 #include <thread>
 #include <vector>
@@ -147,8 +147,7 @@ struct Source {
 
 /// One side of the chunk [begin, end): copied into `buffer` by `read` when there is one and it
 /// can, else the tensor's view.
-Source chunk_source(const formats::TensorView& t, const Reader& read, std::uint64_t begin, std::uint64_t end,
-                    std::vector<char>& buffer) {
+Source chunk_source(const formats::TensorView& t, const Reader& read, std::uint64_t begin, std::uint64_t end, std::vector<char>& buffer) {
     if (read) {
         buffer.resize(static_cast<std::size_t>((end - begin) * formats::dtype_size(t.dtype)));
         if (read(begin, end, buffer.data())) return {buffer.data(), begin};

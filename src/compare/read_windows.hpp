@@ -19,7 +19,7 @@ struct ReadWindows {
     /// says whether it could: the reader then reads those elements from `to`, not from the
     /// tensor's view (which it falls back to when this says false). For a pair's windows, this
     /// reads the tensor under test and `read_ref` the reference.
-    std::function<bool(std::uint64_t begin, std::uint64_t end, char* to)> read, read_ref;
+    std::function<bool(std::uint64_t begin, std::uint64_t end, char*to)> read, read_ref;
 };
 
 }  // namespace cudoctor::compare

@@ -56,8 +56,8 @@ Expected<MappedFile> MappedFile::open(const host::Host& host, std::string_view p
 bool MappedFile::read_at(std::uint64_t offset, std::uint64_t length, char* to) const {
     if (m_fd < 0 || offset > m_size || length > m_size - offset) return false;
     while (length > 0) {
-        const ssize_t n = ::pread(m_fd, to, static_cast<std::size_t>(std::min<std::uint64_t>(length, std::uint64_t{1} << 30)),
-                                  static_cast<off_t>(offset));
+        const ssize_t n =
+            ::pread(m_fd, to, static_cast<std::size_t>(std::min<std::uint64_t>(length, std::uint64_t{1} << 30)), static_cast<off_t>(offset));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;  // an error, or the file shrank under us
         to += n;

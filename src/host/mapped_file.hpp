@@ -19,8 +19,7 @@ class MappedFile {
     /// An empty file maps to an empty view.
     /// A file of at least `keep_descriptor_from` bytes keeps its descriptor open for read_at()
     /// (a few large dumps, never a folder of thousands of small files holding as many).
-    static Expected<MappedFile> open(const host::Host& host, std::string_view path,
-                                     std::uint64_t keep_descriptor_from = UINT64_MAX);
+    static Expected<MappedFile> open(const host::Host& host, std::string_view path, std::uint64_t keep_descriptor_from = UINT64_MAX);
 
     MappedFile(MappedFile&& other) noexcept;
     MappedFile& operator=(MappedFile&& other) noexcept;

@@ -570,7 +570,8 @@ TEST(CompareFused, ALargeDumpIsReadWithPreadAndGivesTheSameNumbers) {
     }
     test[1'234'567] = std::numeric_limits<float>::quiet_NaN();
     const auto host = host::Host::real();
-    const std::string ref_path = write_safetensors(dir / "ref.safetensors", ref), test_path = write_safetensors(dir / "test.safetensors", test);
+    const std::string ref_path = write_safetensors(dir / "ref.safetensors", ref),
+                      test_path = write_safetensors(dir / "test.safetensors", test);
     auto ref_read = Dump::open(host, ref_path, kDefaultInflateCap, 0), test_read = Dump::open(host, test_path, kDefaultInflateCap, 0);
     auto ref_mapped = Dump::open(host, ref_path), test_mapped = Dump::open(host, test_path);
     ASSERT_TRUE(ref_read && test_read && ref_mapped && test_mapped);
