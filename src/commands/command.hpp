@@ -3,7 +3,10 @@
 // the CLI11 app and returns what to run when the user chose it. main decides the output once,
 // from the global options, and hands it to the command that runs.
 #include <functional>
+#include <optional>
 #include <ostream>
+#include <span>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +29,21 @@ struct Command {
     CLI::App* app = nullptr;                       ///< the subcommand, for "was it chosen?"
     std::function<ExitStatus(const Output&)> run;  ///< called after a successful parse
 };
+
+/// Every command, by its name, with what adds it to the tree (commands/command_table.cpp); the
+/// first is the one that runs when none is named. The docs commands are not here (docs.hpp).
+struct CommandEntry {
+    std::string_view name;
+    Command (*add)(CLI::App&);
+};
+std::span<const CommandEntry> command_table();
+/// The one command whose tree can parse `args` (argv without the program) as the whole tree
+/// would: the first argument that is a command's name, else the default (the table's first).
+/// nullopt (build the whole tree) when help is asked for or a docs command is named (the man
+/// page, completion and the examples' check read the whole tree). The caller still checks
+/// that the parse chose that command (its name may be an option's value) and otherwise
+/// parses again with the whole tree.
+std::optional<CommandEntry> only_command(std::span<const char* const> args);
 
 Command add_check_command(CLI::App& app);
 Command add_rules_command(CLI::App& app);

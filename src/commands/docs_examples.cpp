@@ -81,12 +81,11 @@ constexpr std::array<Examples, 19> k_examples = {{
 
 void add_default_examples(CLI::App& app) {
     for (const auto& e : k_examples) {
-        CLI::App* sub = nullptr;
-        try {
-            sub = app.get_subcommand(std::string(e.command));
-        } catch (const CLI::OptionNotFound&) {
-            continue;  // a command this build does not have
-        }
+        // A command this tree does not have (a run builds only the command it runs) is skipped,
+        // found without get_subcommand's exception.
+        const auto found = app.get_subcommands([&](CLI::App* s) { return s->get_name() == e.command; });
+        if (found.empty()) continue;
+        CLI::App* sub = found.front();
         const std::string own = sub->get_footer();
         if (own.empty()) sub->footer("Examples:\n" + std::string(e.text));
         else if (examples_in(own).empty()) sub->footer(own + "\n\nExamples:\n" + std::string(e.text));  // keep the command's note

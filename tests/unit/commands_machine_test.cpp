@@ -78,16 +78,51 @@ TEST(CommandsMachine, AddMachineOptionsRegistersWhatIsOfferedOnce) {
     EXPECT_FALSE(plain.root.has_value());
 }
 
+TEST(CommandsMachine, EachCommandOfTheTableIsTheSubcommandOfItsName) {
+    // main() builds only the command a run names, found by this name: a name that is not the
+    // subcommand's would send every run of it through the whole tree.
+    std::set<std::string> names;
+    for (const auto& e : command_table()) {
+        CLI::App app{"cudoctor", "cudoctor"};
+        const Command c = e.add(app);
+        ASSERT_NE(c.app, nullptr) << e.name;
+        EXPECT_EQ(c.app->get_name(), e.name);
+        EXPECT_EQ(app.get_subcommands([](CLI::App*) { return true; }).size(), 1u) << e.name << " adds one command";
+        EXPECT_TRUE(names.insert(std::string(e.name)).second) << e.name << " twice";
+    }
+    EXPECT_EQ(command_table().front().name, "check") << "the command run when none is named";
+    // The docs commands are the rest of the tree, and none of them is in the table.
+    CLI::App app{"cudoctor", "cudoctor"};
+    for (const auto& c : add_docs_commands(app)) {
+        EXPECT_TRUE(c.app->get_name().starts_with("__")) << c.app->get_name();
+        EXPECT_FALSE(names.count(c.app->get_name())) << c.app->get_name();
+    }
+}
+
+TEST(CommandsMachine, OnlyTheNamedCommandIsBuiltUnlessHelpOrDocsAreAsked) {
+    auto only = [](std::vector<const char*> args) {
+        auto e = only_command(args);
+        return e ? std::string(e->name) : std::string("(whole tree)");
+    };
+    EXPECT_EQ(only({}), "check");
+    EXPECT_EQ(only({"--json"}), "check");
+    EXPECT_EQ(only({"fleet", "snapshots/"}), "fleet");
+    EXPECT_EQ(only({"--color", "never", "plan", "--json"}), "plan");
+    // The first name wins; a later one is the command's argument ("explain check").
+    EXPECT_EQ(only({"explain", "check"}), "explain");
+    // A name that is an option's value is still taken: main() checks that the parse chose it.
+    EXPECT_EQ(only({"--kb", "fleet", "--version"}), "fleet");
+    EXPECT_EQ(only({"check", "--help"}), "(whole tree)");
+    EXPECT_EQ(only({"-h"}), "(whole tree)");
+    EXPECT_EQ(only({"fleet", "--help-all"}), "(whole tree)");
+    EXPECT_EQ(only({"__complete", "check"}), "(whole tree)");
+    EXPECT_EQ(only({"__generate", "man"}), "(whole tree)");
+}
+
 TEST(CommandsMachine, TheWholeTreeHasOneHelpTextPerSharedOption) {
     CLI::App app{"cudoctor", "cudoctor"};
-    std::vector<Command> all = {
-        add_check_command(app),  add_rules_command(app),      add_explain_command(app),
-        add_arch_command(app),   add_verify_command(app),     add_verify_installer_command(app),
-        add_list_command(app),   add_use_command(app),        add_init_command(app),
-        add_switch_command(app), add_modulefile_command(app), add_uninstall_command(app),
-        add_plan_command(app),   add_compare_command(app),    add_opencv_command(app),
-        add_watch_command(app),  add_fleet_command(app),
-    };
+    std::vector<Command> all;
+    for (const auto& e : command_table()) all.push_back(e.add(app));
     for (auto& c : add_docs_commands(app)) all.push_back(std::move(c));
     std::map<std::string, std::vector<const CLI::Option*>> by_name;
     collect(app, by_name);
