@@ -37,10 +37,11 @@ ReadWindows windows_over(const Dump& dump, const formats::TensorView& t) {
     // A tensor read with pread(2) needs no read-ahead of its own: the kernel's, as for cat, reads
     // ahead of each copy. (MADV_WILLNEED on pages already cached walked the page cache: a fifth
     // of the time of 2 x 1 GB.)
-    if (!dump.readable(t))
+    const bool read_through = dump.readable(t);
+    if (!read_through)
         w.ahead = [&dump, &t, size](std::uint64_t begin, std::uint64_t end) { dump.read_ahead(t, begin * size, (end - begin) * size); };
     w.done = [&dump, &t, size](std::uint64_t begin, std::uint64_t end) { dump.release(t, begin * size, (end - begin) * size); };
-    if (dump.readable(t))
+    if (read_through)
         w.read = [&dump, &t, size](std::uint64_t begin, std::uint64_t end, char* to) {
             return dump.read(t, begin * size, (end - begin) * size, to);
         };
