@@ -166,41 +166,96 @@ Expected<std::vector<std::string>> needed_libraries(std::string_view file, const
     return out;
 }
 
-std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems) {
-    auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; };
-    auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
-    constexpr std::string_view kSo = ".so.";
-    std::vector<std::pair<std::size_t, std::string>> found;  // (first offset, name)
-    const char* const data = bytes.data();
-    std::size_t pos = 0;
-    while (pos < bytes.size()) {
-        const void* hit = std::memchr(data + pos, '.', bytes.size() - pos);
-        if (!hit) break;
-        const auto dot = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
-        pos = dot + 1;
-        if (bytes.substr(dot, kSo.size()) != kSo) continue;
-        // Every "<stem>.so." has its ".so." here: one pass stopping at '.', not one per stem
-        // stopping at each stem's first letter (cuDNN 9's .rodata is megabytes; 'l' is common).
-        for (const auto stem : stems) {
-            if (stem.size() > dot) continue;
-            const std::size_t at = dot - stem.size();
-            if (bytes.substr(at, stem.size()) != stem) continue;
-            if (at > 0 && name_char(bytes[at - 1])) continue;  // "xlibcublas.so.1": another name
-            const std::size_t digits = dot + kSo.size();
-            std::size_t end = digits;
-            while (end < bytes.size() && end - digits < 4 && digit(bytes[end])) ++end;
-            if (end == digits) continue;  // "libcublas.so." with no major
-            std::string name(bytes.substr(at, end - at));
-            bool seen = false;
-            for (const auto& f : found) seen = seen || f.second == name;
-            if (!seen) found.emplace_back(at, std::move(name));
+namespace {
+
+/// The scan of library_names_in() over one piece of a range: the piece owns the '.' bytes of
+/// its part [from, to) and is handed with the context around it (before() bytes ahead, after()
+/// bytes past, clipped at the range's ends), so every name is looked at once and whole.
+class LibraryNameScan {
+  public:
+    explicit LibraryNameScan(const std::vector<std::string_view>& stems) : m_stems(stems) {
+        for (const auto stem : m_stems) m_before = std::max(m_before, stem.size() + 1);
+    }
+    /// Context ahead of a piece's part: the longest stem and the byte before it.
+    std::size_t before() const { return m_before; }
+    /// Context past a piece's part: ".so." and a major of up to four digits.
+    static constexpr std::size_t after() { return 8; }
+
+    /// `window` holds bytes [base, base + window.size()) of a range of `range_size` bytes.
+    void scan(std::string_view window, std::uint64_t base, std::uint64_t from, std::uint64_t to, std::uint64_t range_size) {
+        auto name_char = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '-'; };
+        auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+        constexpr std::string_view kSo = ".so.";
+        // Bytes past a window that is not the range's end are unknown; a piece handed with its
+        // context never needs them (a name ends within after() bytes of its '.').
+        const bool window_ends_range = base + window.size() >= range_size;
+        const char* const data = window.data();
+        std::size_t pos = static_cast<std::size_t>(from - base);
+        const auto stop = static_cast<std::size_t>(std::min<std::uint64_t>(to - base, window.size()));
+        while (pos < stop) {
+            const void* hit = std::memchr(data + pos, '.', stop - pos);
+            if (!hit) break;
+            const auto dot = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+            pos = dot + 1;
+            if (window.substr(dot, kSo.size()) != kSo) continue;
+            // Every "<stem>.so." has its ".so." here: one pass stopping at '.', not one per stem
+            // stopping at each stem's first letter (cuDNN 9's .rodata is megabytes; 'l' is common).
+            for (const auto stem : m_stems) {
+                if (stem.size() > dot) continue;
+                const std::size_t at = dot - stem.size();
+                if (window.substr(at, stem.size()) != stem) continue;
+                if (at > 0 && name_char(window[at - 1])) continue;  // "xlibcublas.so.1": another name
+                const std::size_t digits = dot + kSo.size();
+                std::size_t end = digits;
+                while (end < window.size() && end - digits < 4 && digit(window[end])) ++end;
+                if (end == digits) continue;                                                   // "libcublas.so." with no major
+                if (end == window.size() && end - digits < 4 && !window_ends_range) continue;  // cut short
+                std::string name(window.substr(at, end - at));
+                bool seen = false;
+                for (const auto& f : m_found) seen = seen || f.second == name;
+                if (!seen) m_found.emplace_back(base + at, std::move(name));
+            }
         }
     }
-    std::sort(found.begin(), found.end());
-    std::vector<std::string> out;
-    out.reserve(found.size());
-    for (auto& f : found) out.push_back(std::move(f.second));
-    return out;
+
+    /// The names found, distinct, in order of first appearance in the range.
+    std::vector<std::string> names() && {
+        std::sort(m_found.begin(), m_found.end());
+        std::vector<std::string> out;
+        out.reserve(m_found.size());
+        for (auto& f : m_found) out.push_back(std::move(f.second));
+        return out;
+    }
+
+  private:
+    std::vector<std::string_view> m_stems;
+    std::size_t m_before = 1;
+    std::vector<std::pair<std::uint64_t, std::string>> m_found;  // (offset in the range, name)
+};
+
+}  // namespace
+
+std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems) {
+    LibraryNameScan scan(stems);
+    scan.scan(bytes, 0, 0, bytes.size(), bytes.size());
+    return std::move(scan).names();
+}
+
+std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, std::size_t piece,
+                                                           const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
+                                                           const std::vector<std::string_view>& stems) {
+    LibraryNameScan scan(stems);
+    piece = std::max<std::size_t>(piece, 1);
+    std::vector<char> buffer;
+    for (std::uint64_t from = 0; from < size; from += piece) {
+        const std::uint64_t to = std::min<std::uint64_t>(size, from + piece);
+        const std::uint64_t first = from >= scan.before() ? from - scan.before() : 0;
+        const std::uint64_t last = std::min<std::uint64_t>(size, to + LibraryNameScan::after());
+        buffer.resize(static_cast<std::size_t>(last - first));
+        if (!read(first, last - first, buffer.data())) return std::nullopt;
+        scan.scan({buffer.data(), buffer.size()}, first, from, to, size);
+    }
+    return std::move(scan).names();
 }
 
 std::string elf_kind(const ElfFile& elf) {

@@ -1,5 +1,7 @@
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +84,15 @@ Expected<std::vector<std::string>> needed_libraries(std::string_view file, const
 /// their names), distinct, in order of first appearance. A name must not continue with a letter,
 /// digit, '_' or '.' before the major, and stops at the first non-digit after it.
 std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems);
+
+/// library_names_in() over `size` bytes read piece by piece: `read(offset, length, to)` copies
+/// bytes [offset, offset + length) into `to` (pread(2) of a megabyte .rodata into one small
+/// buffer, instead of mapping and faulting it in page by page). The same names in the same order
+/// for any `piece` size: each piece is read with the bytes around it, so a name across a cut is
+/// seen whole and once. nullopt as soon as a read fails.
+std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, std::size_t piece,
+                                                           const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
+                                                           const std::vector<std::string_view>& stems);
 
 /// What the file is, in words: "relocatable object", "executable" (also a position-independent
 /// one: ET_DYN with a PT_INTERP program interpreter), "shared object", "core file", or

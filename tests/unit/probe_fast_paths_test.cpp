@@ -303,6 +303,40 @@ TEST(ProbeFastPaths, LibraryNamesMatchTheScanPerStem) {
     }
 }
 
+// library_names_read() over `bytes` cut into pieces of `piece` bytes, read from memory.
+std::optional<std::vector<std::string>> names_in_pieces(std::string_view bytes, std::size_t piece) {
+    auto read = [&](std::uint64_t offset, std::uint64_t length, char* to) {
+        if (offset > bytes.size() || length > bytes.size() - offset) return false;
+        std::copy_n(bytes.data() + offset, length, to);
+        return true;
+    };
+    return formats::library_names_read(bytes.size(), piece, read, kStems);
+}
+
+TEST(ProbeFastPaths, LibraryNamesReadInPiecesAreTheNamesOfTheWhole) {
+    // Every cut of every text: a name across a cut is found once and whole, never shortened
+    // ("libcublas.so.1" from a "libcublas.so.12" cut after its 1), never lost.
+    std::mt19937 rng(25);
+    const std::vector<std::string> pieces = {"libcublas", "libcublasLt", "libnvrtc", "libcudart", ".so.", ".so",
+                                             ".",         "1",           "12",       "x",         "-",    "\0"};
+    std::vector<std::string> texts = {"libcublasLt.so.13", "xlibcublas.so.1 libcublas.so.12345 libcudart.so.11libcudart.so.12"};
+    for (int i = 0; i < 300; ++i) {
+        std::string t;
+        for (int k = static_cast<int>(rng() % 30); k > 0; --k) t += pieces[rng() % pieces.size()];
+        texts.push_back(t);
+    }
+    for (const auto& t : texts)
+        for (std::size_t piece = 1; piece <= t.size() + 1; ++piece) {
+            auto names = names_in_pieces(t, piece);
+            ASSERT_TRUE(names) << t;
+            ASSERT_EQ(*names, reference_library_names(t, kStems)) << t << " in pieces of " << piece;
+        }
+    // A failed read is no answer, not a partial one.
+    auto fail_second = [calls = 0](std::uint64_t, std::uint64_t, char*) mutable { return ++calls < 2; };
+    EXPECT_FALSE(formats::library_names_read(100, 10, fail_second, kStems));
+    EXPECT_EQ(formats::library_names_read(0, 10, fail_second, kStems), std::vector<std::string>{});
+}
+
 TEST(ProbeFastPaths, LibraryNamesMatchOnRealCudnnLibraries) {
     // This machine's cuDNN 9 (CUDA 13.0) where it has one, and the fixture machines' stand-ins.
     std::vector<std::string> dirs = {"/usr/local/cuda/lib", "/usr/local/cuda/lib64"};
@@ -316,7 +350,7 @@ TEST(ProbeFastPaths, LibraryNamesMatchOnRealCudnnLibraries) {
         for (const auto& entry : fs::directory_iterator(dir, ec)) {
             const auto name = entry.path().filename().string();
             if (!name.starts_with("libcudnn") || !entry.is_regular_file(ec)) continue;
-            auto file = host::MappedFile::open(host, entry.path().string());
+            auto file = host::MappedFile::open(host, entry.path().string(), 0);
             if (!file) continue;
             auto elf = formats::parse_elf(file->bytes());
             if (!elf) continue;
@@ -324,7 +358,16 @@ TEST(ProbeFastPaths, LibraryNamesMatchOnRealCudnnLibraries) {
             if (!rodata) continue;
             auto bytes = formats::section_bytes(file->bytes(), *rodata);
             if (!bytes) continue;
-            EXPECT_EQ(formats::library_names_in(*bytes, kStems), reference_library_names(*bytes, kStems)) << entry.path();
+            const auto reference = reference_library_names(*bytes, kStems);
+            EXPECT_EQ(formats::library_names_in(*bytes, kStems), reference) << entry.path();
+            // As the probe reads it: pread(2) in 64 KiB pieces, and in pieces that cut names.
+            for (const std::size_t piece : {std::size_t{64} << 10, std::size_t{4093}}) {
+                auto read = [&](std::uint64_t offset, std::uint64_t length, char* to) {
+                    return file->read_at(rodata->offset + offset, length, to);
+                };
+                if (!file->readable()) break;
+                EXPECT_EQ(formats::library_names_read(bytes->size(), piece, read, kStems), reference) << entry.path() << " " << piece;
+            }
             ++scanned;
         }
     }
