@@ -25,9 +25,11 @@ constexpr std::string_view kCudnnProbe = "cudnn";
 // The CUDA libraries whose major says which CUDA a cuDNN build is for: cuDNN 8's sub-libraries
 // link them (DT_NEEDED), cuDNN 9 opens them itself and keeps their names as text.
 const std::vector<std::string_view> kCudaLibraryStems = {"libcublasLt", "libcublas", "libnvrtc", "libcudart"};
-// cuDNN 9's libraries that name the CUDA libraries they open (in .rodata).
-constexpr std::array<std::string_view, 3> kCudnn9Openers = {"libcudnn_engines_precompiled.so", "libcudnn_engines_runtime_compiled.so",
-                                                            "libcudnn_graph.so"};
+// cuDNN 9's libraries that may name the CUDA libraries they open (in .rodata), in the order
+// they are read: the precompiled engines first (9.13 names libcublasLt.so.13 and
+// libnvrtc.so.13 there, and nowhere else), the other two only when no engines library names one.
+constexpr std::string_view kCudnn9Engines = "libcudnn_engines_precompiled.so";
+constexpr std::array<std::string_view, 2> kCudnn9OtherOpeners = {"libcudnn_engines_runtime_compiled.so", "libcudnn_graph.so"};
 // A .rodata larger than this is not read (9.19.0's largest is 3.7 MB).
 constexpr std::uint64_t kMaxRodata = 64u << 20;
 
@@ -77,9 +79,13 @@ std::vector<std::string> cuda_library_names_in(const host::MappedFile& file, con
 }
 
 /// What cuDNN's own libraries in `dir` say about the CUDA major they are built for: the CUDA
-/// libraries cuDNN 8's sub-libraries link (DT_NEEDED), else the names cuDNN 9's engine and
-/// graph libraries open (text in .rodata). Files are mapped and read, never loaded. Nothing
-/// when no library names one, or when two majors are named (a mixed folder: say nothing).
+/// libraries cuDNN 8's sub-libraries link (DT_NEEDED), else the names cuDNN 9's precompiled
+/// engines open (text in .rodata), else those its runtime-compiled engines and graph library
+/// open. The first of these that names any decides: on cuDNN 9.13 only the precompiled engines
+/// name one, and reading the other two (4.8 of its 8.5 MB of .rodata) was half of check's
+/// cuDNN probe. Files are mapped and read, never loaded. Nothing when no library names one, or
+/// when the libraries read name two majors (a mixed folder, such as two engines releases built
+/// for different CUDA: say nothing).
 struct BuiltFor {
     std::string cuda_major;
     snapshot::Evidence evidence;
@@ -97,12 +103,14 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
     auto record = [&](int major, const std::string& file, const std::string& how) {
         found.emplace_back(major, snapshot::Evidence{host::join(dir, file), how});
     };
-    for (int pass = 0; pass < 2 && found.empty(); ++pass) {
+    // Pass 0: every library's DT_NEEDED; 1: the precompiled engines' .rodata; 2: the others'.
+    for (int pass = 0; pass < 3 && found.empty(); ++pass) {
         for (const auto& n : files) {
-            const bool opener = std::any_of(kCudnn9Openers.begin(), kCudnn9Openers.end(), [&](auto o) { return n.starts_with(o); });
-            if (pass == 1 && !opener) continue;
-            // The descriptor stays open for .rodata's pieces (three files, closed on return).
-            auto file = host::MappedFile::open(ctx.host, host::join(dir, n), pass == 1 ? 0 : UINT64_MAX);
+            if (pass == 1 && !n.starts_with(kCudnn9Engines)) continue;
+            if (pass == 2 && std::none_of(kCudnn9OtherOpeners.begin(), kCudnn9OtherOpeners.end(), [&](auto o) { return n.starts_with(o); }))
+                continue;
+            // The descriptor stays open for .rodata's pieces (one file at a time, closed at once).
+            auto file = host::MappedFile::open(ctx.host, host::join(dir, n), pass > 0 ? 0 : UINT64_MAX);
             if (!file) continue;
             auto elf = formats::parse_elf(file->bytes());
             if (!elf) continue;  // a text stand-in or a broken copy: no fact

@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/run_cudoctor.hpp"
+#include "support/files.hpp"
 #include "support/json_query.hpp"
+#include "support/mutable_root.hpp"
 
 namespace cudoctor::test {
 namespace {
@@ -32,7 +34,69 @@ const json* toolkit_cudnn(const json& snap, const std::string& toolkit) {
     return nullptr;
 }
 
+// ubuntu2204-rtx4060ti's cuDNN 9.1.0, whose precompiled engines name libcublasLt.so.12.
+const std::string kRtx = "ubuntu2204-rtx4060ti";
+const std::string kRtxLib = "/usr/local/cuda-12.4/targets/x86_64-linux/lib";
+
+// Its engines library with each CUDA 12 name made a CUDA 13 one (same length, same ELF): the
+// same library as a CUDA 13 build would name them.
+std::string engines_for_cuda13() {
+    std::string bytes = slurp(std::string(CUDOCTOR_ROOTS_DIR) + "/" + kRtx + kRtxLib + "/libcudnn_engines_precompiled.so.9.1.0");
+    int replaced = 0;
+    for (const std::string name : {"libcublasLt.so.1", "libnvrtc.so.1"})
+        for (auto at = bytes.find(name + "2"); at != std::string::npos; at = bytes.find(name + "2", at + 1)) {
+            bytes[at + name.size()] = '3';
+            ++replaced;
+        }
+    EXPECT_GE(replaced, 2);
+    return bytes;
+}
+
+bool has_cudnn_note(const json& snap, const std::string& probe, const std::string& text) {
+    for (const auto& n : snap["notes"])
+        if (n["probe"] == probe && n["message"].get<std::string>().find(text) != std::string::npos) return true;
+    return false;
+}
+
+std::string opens_evidence(const json& cudnn) {
+    for (const auto& e : cudnn["evidence"])
+        if (e["detail"].get<std::string>().starts_with("opens "))
+            return e["source"].get<std::string>() + ": " + e["detail"].get<std::string>();
+    return "";
+}
+
 }  // namespace
+
+TEST(CudnnCopied, TwoEnginesReleasesBuiltForDifferentCudaAreAMixedCopy) {
+    MutableRoot root(kRtx);
+    root.write(kRtxLib + "/libcudnn_engines_precompiled.so.9.0.0", engines_for_cuda13());
+    const auto snap = root.check();
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "") << c->dump(2);  // neither CUDA 12 nor 13: say nothing
+    EXPECT_TRUE(has_cudnn_note(snap, "cudnn", "name CUDA 13 and CUDA 12 libraries: a mixed copy")) << snap["notes"].dump(2);
+}
+
+TEST(CudnnCopied, ThePrecompiledEnginesDecideBeforeTheGraphLibraryIsRead) {
+    // The graph library is read only when no engines library names a CUDA library.
+    MutableRoot root(kRtx);
+    root.write(kRtxLib + "/libcudnn_graph.so.9.1.0", engines_for_cuda13());
+    const auto snap = root.check();
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "12");
+    EXPECT_EQ(opens_evidence(*c), kRtxLib + "/libcudnn_engines_precompiled.so.9.1.0: opens libcublasLt.so.12");
+}
+
+TEST(CudnnCopied, WithoutPrecompiledEnginesTheGraphLibraryNamesTheCuda) {
+    MutableRoot root(kRtx);
+    root.remove(kRtxLib + "/libcudnn_engines_precompiled.so.9.1.0").write(kRtxLib + "/libcudnn_graph.so.9.1.0", engines_for_cuda13());
+    const auto snap = root.check();
+    const json* c = toolkit_cudnn(snap, "/usr/local/cuda-12.4");
+    ASSERT_NE(c, nullptr) << snap["cudnn"].dump(2);
+    EXPECT_EQ((*c)["cuda_major"], "13");
+    EXPECT_EQ(opens_evidence(*c), kRtxLib + "/libcudnn_graph.so.9.1.0: opens libcublasLt.so.13");
+}
 
 TEST(CudnnCopied, TheCopysCudaMajorComesFromTheCublasItLinks) {
     const auto snap = check_json(kCopied);
