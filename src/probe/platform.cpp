@@ -7,6 +7,8 @@
 #include <array>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "common/text.hpp"
 #include "common/version.hpp"
 #include "formats/dpkg_status.hpp"
@@ -150,6 +152,25 @@ void read_glibc(Context& ctx) {
     if (!ctx.host.is_rooted()) p.glibc = gnu_get_libc_version();
 }
 
+/// gcc 5 was the first whose package is named by its major alone (gcc-5; before it gcc-4.9).
+/// The last is far ahead of today's gcc 15, one major a year.
+constexpr int kFirstGccMajor = 5;
+constexpr int kLastGccMajor = 40;
+
+/// The GNU triplets Debian may name the host's tools with ("x86_64-linux-gnu-gcc-12"): the
+/// architecture's own, or each of them where the architecture is unknown.
+std::vector<std::string_view> gnu_triplets(std::string_view arch) {
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kTriplets = {{
+        {"x86_64", "x86_64-linux-gnu"},
+        {"aarch64", "aarch64-linux-gnu"},
+        {"ppc64le", "powerpc64le-linux-gnu"},
+    }};
+    std::vector<std::string_view> out;
+    for (const auto& [name, triplet] : kTriplets)
+        if (arch.empty() || arch == name) out.push_back(triplet);
+    return out;
+}
+
 void read_gcc(Context& ctx) {
     auto& p = ctx.snap.platform;
     // /usr/bin/gcc → gcc-12 (Debian) or → x86_64-linux-gnu-gcc-12 (Ubuntu 24.04): the name says it.
@@ -173,11 +194,16 @@ void read_gcc(Context& ctx) {
             }
         }
     }
-    for (const auto& path : ctx.host.glob("/usr/bin", "*gcc-[0-9]*")) {
-        if (auto major = gcc_major_of_name(host::basename(path)); major && ctx.host.is_executable_file(path)) {
-            if (std::find(p.gcc_installed.begin(), p.gcc_installed.end(), *major) == p.gcc_installed.end())
-                p.gcc_installed.push_back(*major);
-        }
+    // The host's own gcc-N, under either of the names Debian and Ubuntu give it. They are asked
+    // for by name, not found by listing /usr/bin (1,400 names here): a missing name costs one
+    // failed lstat. A cross compiler (aarch64-linux-gnu-gcc-12 on an x86_64 machine) builds no
+    // host code, so it is not one of them.
+    const auto triplets = gnu_triplets(p.arch);
+    for (int major = kFirstGccMajor; major <= kLastGccMajor; ++major) {
+        bool found = ctx.host.is_executable_file(fmt::format("/usr/bin/gcc-{}", major));
+        for (auto t = triplets.begin(); !found && t != triplets.end(); ++t)
+            found = ctx.host.is_executable_file(fmt::format("/usr/bin/{}-gcc-{}", *t, major));
+        if (found) p.gcc_installed.push_back(major);
     }
     if (p.gcc_default && std::find(p.gcc_installed.begin(), p.gcc_installed.end(), *p.gcc_default) == p.gcc_installed.end())
         p.gcc_installed.push_back(*p.gcc_default);
