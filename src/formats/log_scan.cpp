@@ -1,7 +1,5 @@
 #include "formats/log_scan.hpp"
 
-#include <hs/hs.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -10,6 +8,7 @@
 
 #include "formats/log_scan_re2.hpp"
 #include "formats/log_scan_vectorscan.hpp"
+#include "formats/opened_libraries.hpp"
 
 // Two engines behind one interface, finding the same hits (tests/unit/explain_vectorscan_test.cpp):
 //   * Vectorscan (log_scan_vectorscan.cpp): one pass over each block, for the whole catalog at
@@ -68,8 +67,9 @@ Expected<LogScanner> LogScanner::create(std::vector<LogPattern> patterns, ScanLi
     auto impl = std::make_unique<Impl>();
     const char* asked = std::getenv("CUDOCTOR_LOG_ENGINE");
     const std::string_view engine = asked ? asked : "";
-    // Vectorscan needs SSSE3 at least: without it, RE2 whatever was asked.
-    const bool can_vectorscan = hs_valid_platform() == HS_SUCCESS;
+    // Vectorscan needs SSSE3 at least, and its library: without them, RE2 whatever was asked.
+    const auto& hs = libhs();
+    const bool can_vectorscan = hs.error.empty() && hs.valid_platform() == HS_SUCCESS;
     if (engine == "vectorscan" && can_vectorscan) {
         auto vectorscan = detail::VectorscanLogScanner::create(std::move(patterns), limits);
         if (!vectorscan) return Unexpected<Error>(vectorscan.error());

@@ -1,8 +1,6 @@
 // The Vectorscan engine of formats::LogScanner (see log_scan_vectorscan.hpp).
 #include "formats/log_scan_vectorscan.hpp"
 
-#include <hs/hs.h>
-
 #include <string.h>  // memrchr (GNU)
 #include <algorithm>
 #include <cassert>
@@ -15,6 +13,7 @@
 #include <re2/re2.h>
 
 #include "formats/log_scan_detail.hpp"
+#include "formats/opened_libraries.hpp"
 #include "formats/regex_superset.hpp"
 #include "formats/vectorscan_padding.hpp"
 
@@ -54,17 +53,17 @@ constexpr auto npos = std::string_view::npos;
 constexpr std::size_t kStrongLiteral = 8;
 
 struct DatabaseFree {
-    void operator()(hs_database_t* db) const { hs_free_database(db); }
+    void operator()(hs_database_t* db) const { libhs().free_database(db); }
 };
 struct ScratchFree {
-    void operator()(hs_scratch_t* s) const { hs_free_scratch(s); }
+    void operator()(hs_scratch_t* s) const { libhs().free_scratch(s); }
 };
 using Database = std::unique_ptr<hs_database_t, DatabaseFree>;
 using Scratch = std::unique_ptr<hs_scratch_t, ScratchFree>;
 
 std::string compile_error_text(hs_compile_error_t* error) {
     std::string text = error && error->message ? error->message : "unknown error";
-    hs_free_compile_error(error);
+    libhs().free_compile_error(error);
     return text;
 }
 
@@ -105,8 +104,8 @@ RegexDatabase compile_widened(std::vector<std::string> widened, std::vector<unsi
         for (const auto& w : widened) expressions.push_back(w.c_str());
         hs_database_t* db = nullptr;
         hs_compile_error_t* error = nullptr;
-        if (hs_compile_multi(expressions.data(), flags.data(), ids.data(), static_cast<unsigned>(widened.size()), HS_MODE_BLOCK, nullptr,
-                             &db, &error) == HS_SUCCESS) {
+        if (libhs().compile_multi(expressions.data(), flags.data(), ids.data(), static_cast<unsigned>(widened.size()), HS_MODE_BLOCK,
+                                  nullptr, &db, &error) == HS_SUCCESS) {
             out.db.reset(db);
             for (std::size_t k = 0; k < ids.size(); ++k)
                 if (!(flags[k] & (HS_FLAG_PREFILTER | HS_FLAG_CASELESS))) out.exact.push_back(ids[k]);
@@ -233,6 +232,7 @@ struct VectorscanLogScanner::Impl {
 
 Expected<VectorscanLogScanner> VectorscanLogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
+    if (const auto& hs = libhs(); !hs.error.empty()) return fail(Errc::io, "Vectorscan cannot be used: " + hs.error);
     auto impl = std::make_unique<Impl>();
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
@@ -327,8 +327,8 @@ Expected<void> VectorscanLogScanner::Impl::compile(RegexDatabase regexes) {
     hs_database_t* db = nullptr;
     hs_compile_error_t* error = nullptr;
     if (!expressions.empty()) {
-        if (hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(), static_cast<unsigned>(expressions.size()),
-                                 HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS)
+        if (libhs().compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
+                                      static_cast<unsigned>(expressions.size()), HS_MODE_BLOCK, nullptr, &db, &error) != HS_SUCCESS)
             return fail(Errc::parse, "literals: " + compile_error_text(error));
         literal_db.reset(db);
     }
@@ -350,8 +350,8 @@ Expected<void> VectorscanLogScanner::Impl::compile(RegexDatabase regexes) {
     hs_scratch_t* raw = nullptr;
     for (const auto* d : {literal_db.get(), regex_db.get()}) {
         if (!d) continue;
-        if (const auto rc = hs_alloc_scratch(d, &raw); rc != HS_SUCCESS) {
-            if (raw) hs_free_scratch(raw);
+        if (const auto rc = libhs().alloc_scratch(d, &raw); rc != HS_SUCCESS) {
+            if (raw) libhs().free_scratch(raw);
             return fail(Errc::io, "cannot allocate Vectorscan scratch space (error " + std::to_string(rc) + ")");
         }
     }
@@ -452,9 +452,9 @@ void VectorscanLogScanner::Impl::find_candidates(std::string_view block) {
     scan_size = block.size();
     const auto size = static_cast<unsigned>(block.size() + kScanPadding);
     single_next.assign(single_bytes.size(), {npos, npos});
-    if (literal_db && hs_scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
+    if (literal_db && libhs().scan(literal_db.get(), block.data(), size, 0, scratch.get(), on_literal, this) != HS_SUCCESS)
         occurrences_known = false, all_candidates = true;
-    if (regex_db && !all_candidates && hs_scan(regex_db.get(), block.data(), size, 0, scratch.get(), on_regex, this) != HS_SUCCESS)
+    if (regex_db && !all_candidates && libhs().scan(regex_db.get(), block.data(), size, 0, scratch.get(), on_regex, this) != HS_SUCCESS)
         all_candidates = true;
     if (!std::is_sorted(occurrences.begin(), occurrences.end())) std::sort(occurrences.begin(), occurrences.end());
     if (!std::is_sorted(candidates.begin(), candidates.end())) std::sort(candidates.begin(), candidates.end());

@@ -1,11 +1,10 @@
 #include "formats/npz.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <climits>
 
 #include "formats/byte_reader.hpp"
+#include "formats/opened_libraries.hpp"
 
 namespace cudoctor::formats {
 namespace {
@@ -154,9 +153,11 @@ Expected<std::string> inflate_member(std::string_view bytes, const ZipEntry& ent
                                          std::to_string(entry.compressed_size) + " compressed: more than deflate can encode");
     // The output grows with what inflate really produces (from 64 MiB, doubling), never to a
     // declared size up front: a forged size costs nothing until the data back it.
+    const auto& zlib = formats::libz();
+    if (!zlib.error.empty()) return fail(Errc::io, "zip member '" + entry.name + "' cannot be inflated: " + zlib.error);
     std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(usize, 64u << 20)), '\0');
     z_stream z{};
-    if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return fail(Errc::io, "zlib: cannot start inflating");
+    if (zlib.inflate_init2(&z, -MAX_WBITS) != Z_OK) return fail(Errc::io, "zlib: cannot start inflating");
     std::uint64_t in_at = 0;
     int rc = Z_OK;
     while (rc == Z_OK) {
@@ -175,12 +176,12 @@ Expected<std::string> inflate_member(std::string_view bytes, const ZipEntry& ent
             z.avail_out = static_cast<uInt>(std::min<std::uint64_t>(out.size() - done, 1u << 30));
         }
         const uInt before_in = z.avail_in, before_out = z.avail_out;
-        rc = inflate(&z, Z_NO_FLUSH);
+        rc = zlib.inflate(&z, Z_NO_FLUSH);
         if (rc == Z_BUF_ERROR || (rc == Z_OK && z.avail_in == before_in && z.avail_out == before_out))
             break;  // stuck: input ended or output full
     }
     const std::uint64_t produced = z.total_out;
-    inflateEnd(&z);
+    zlib.inflate_end(&z);
     if (rc != Z_STREAM_END) {
         if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT) return fail(Errc::parse, "zip member '" + entry.name + "': corrupt deflate data");
         return fail(Errc::parse,
@@ -189,10 +190,10 @@ Expected<std::string> inflate_member(std::string_view bytes, const ZipEntry& ent
     if (produced != usize)
         return fail(Errc::parse, "zip member '" + entry.name + "' inflates to " + std::to_string(produced) + " bytes, not the declared " +
                                      std::to_string(usize));
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uLong crc = zlib.crc32(0L, Z_NULL, 0);
     for (std::uint64_t at = 0; at < produced;) {
         const auto n = std::min<std::uint64_t>(produced - at, 1u << 30);
-        crc = crc32(crc, reinterpret_cast<const Bytef*>(out.data() + at), static_cast<uInt>(n));
+        crc = zlib.crc32(crc, reinterpret_cast<const Bytef*>(out.data() + at), static_cast<uInt>(n));
         at += n;
     }
     if (crc != entry.crc32) return fail(Errc::parse, "zip member '" + entry.name + "': CRC-32 mismatch (corrupt data)");

@@ -1,29 +1,26 @@
 #include "installer/digest_sinks.hpp"
 
-#include <dlfcn.h>
 #include <openssl/evp.h>
 #include <openssl/opensslv.h>
 
 #include <stdexcept>
 #include <string>
 
+#include "common/shared_library.hpp"
 #include "formats/makeself.hpp"
 
 namespace cudoctor::installer {
 // Named, not anonymous: DigestSink::Evp holds a Libcrypto (GCC's -Wsubobject-linkage).
 namespace digest_libcrypto {
 
-#define CUDOCTOR_STRINGIFY2(x) #x
-#define CUDOCTOR_STRINGIFY(x)  CUDOCTOR_STRINGIFY2(x)
 // OpenSSL keeps its ABI within a major release, and names the library after it.
 static_assert(OPENSSL_VERSION_MAJOR >= 3, "libcrypto.so.<major> is OpenSSL 3's naming");
-constexpr const char* kLibcrypto = "libcrypto.so." CUDOCTOR_STRINGIFY(OPENSSL_VERSION_MAJOR);
+constexpr const char* kLibcrypto = CUDOCTOR_SONAME("libcrypto", OPENSSL_VERSION_MAJOR);
 
 /// The part of libcrypto a digest needs, opened on the first digest, not at every start:
 /// libcrypto is linked with BIND_NOW, and binding its ~3,000 symbols cost every `cudoctor` run,
 /// `check` included, 3.7 M instructions before main() (callgrind), for what only
-/// verify-installer uses. It is the tool's own library (packaging/ declares it), not the
-/// machine's, so it is opened here and not through the Host.
+/// verify-installer uses (common/shared_library.hpp).
 struct Libcrypto {
     decltype(&EVP_MD_CTX_new) md_ctx_new = nullptr;
     decltype(&EVP_MD_CTX_free) md_ctx_free = nullptr;
@@ -35,28 +32,18 @@ struct Libcrypto {
     std::string error;  ///< why it is unusable ("" when every function was found)
 };
 
-template <class Function>
-void bind(void* handle, const char* name, Function& out, std::string& error) {
-    out = reinterpret_cast<Function>(::dlsym(handle, name));
-    if (!out && error.empty()) error = std::string(kLibcrypto) + " has no " + name;
-}
-
 const Libcrypto& libcrypto() {
     static const Libcrypto loaded = [] {
         Libcrypto c;
-        void* handle = ::dlopen(kLibcrypto, RTLD_NOW | RTLD_LOCAL);  // never closed: digests may run until exit
-        if (!handle) {
-            const char* why = ::dlerror();
-            c.error = why ? why : std::string("cannot load ") + kLibcrypto;
-            return c;
-        }
-        bind(handle, "EVP_MD_CTX_new", c.md_ctx_new, c.error);
-        bind(handle, "EVP_MD_CTX_free", c.md_ctx_free, c.error);
-        bind(handle, "EVP_md5", c.md5, c.error);
-        bind(handle, "EVP_sha256", c.sha256, c.error);
-        bind(handle, "EVP_DigestInit_ex", c.digest_init, c.error);
-        bind(handle, "EVP_DigestUpdate", c.digest_update, c.error);
-        bind(handle, "EVP_DigestFinal_ex", c.digest_final, c.error);
+        SharedLibrary lib(kLibcrypto);
+        lib.bind("EVP_MD_CTX_new", c.md_ctx_new);
+        lib.bind("EVP_MD_CTX_free", c.md_ctx_free);
+        lib.bind("EVP_md5", c.md5);
+        lib.bind("EVP_sha256", c.sha256);
+        lib.bind("EVP_DigestInit_ex", c.digest_init);
+        lib.bind("EVP_DigestUpdate", c.digest_update);
+        lib.bind("EVP_DigestFinal_ex", c.digest_final);
+        c.error = lib.error();
         return c;
     }();
     return loaded;

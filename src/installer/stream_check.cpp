@@ -1,10 +1,8 @@
 #include "installer/stream_check.hpp"
 
-#include <lzma.h>
-#include <zlib.h>
-#include <zstd.h>
-
 #include <vector>
+
+#include "formats/opened_libraries.hpp"
 
 namespace cudoctor::installer {
 
@@ -52,35 +50,53 @@ struct StreamCheckSink::Decoder {
     std::vector<unsigned char> out = std::vector<unsigned char>(kOutSize);
 
     ~Decoder() {
-        if (z_open) inflateEnd(&z);
-        if (x_open) lzma_end(&x);
-        if (zs) ZSTD_freeDCtx(zs);
+        if (z_open) formats::libz().inflate_end(&z);
+        if (x_open) formats::liblzma().end(&x);
+        if (zs) formats::libzstd().free_dctx(zs);
     }
 };
 
 StreamCheckSink::StreamCheckSink(PayloadCompression compression, std::uint64_t begin, std::optional<std::uint64_t> end, unsigned threads)
     : RangeSink(begin, end), m_compression(compression), m_begin(begin), m_decoder(std::make_unique<Decoder>()) {
     auto& d = *m_decoder;
+    // The decoder's library, opened on the first stream that needs it.
+    const std::string* unusable = nullptr;
     switch (compression) {
-        case PayloadCompression::gzip: d.z_open = inflateInit2(&d.z, 15 + 16) == Z_OK; break;
+        case PayloadCompression::gzip:
+            if (const auto& z = formats::libz(); !z.error.empty()) unusable = &z.error;
+            else d.z_open = z.inflate_init2(&d.z, 15 + 16) == Z_OK;
+            break;
         case PayloadCompression::xz: {
+            const auto& x = formats::liblzma();
+            if (!x.error.empty()) {
+                unusable = &x.error;
+                break;
+            }
             lzma_mt mt{};
             mt.flags = LZMA_CONCATENATED;
             mt.threads = threads ? threads : 1;
             mt.memlimit_threading = 1ull << 30;
             mt.memlimit_stop = UINT64_MAX;
-            d.x_open = lzma_stream_decoder_mt(&d.x, &mt) == LZMA_OK;
+            d.x_open = x.stream_decoder_mt(&d.x, &mt) == LZMA_OK;
             break;
         }
-        case PayloadCompression::zstd:
-            d.zs = ZSTD_createDCtx();
-            if (d.zs) ZSTD_DCtx_setParameter(d.zs, ZSTD_d_windowLogMax, 31);
+        case PayloadCompression::zstd: {
+            const auto& z = formats::libzstd();
+            if (!z.error.empty()) {
+                unusable = &z.error;
+                break;
+            }
+            d.zs = z.create_dctx();
+            if (d.zs) z.dctx_set_parameter(d.zs, ZSTD_d_windowLogMax, 31);
             break;
+        }
         default: break;
     }
     const bool ready = d.z_open || d.x_open || d.zs;
     m_result.status = ready ? StreamStatus::ok : StreamStatus::unchecked;
-    if (!ready) m_result.detail = std::string("no ") + formats::to_string(compression) + " decoder: stream not checked";
+    if (!ready)
+        m_result.detail = std::string("no ") + formats::to_string(compression) + " decoder" + (unusable ? " (" + *unusable + ")" : "") +
+                          ": stream not checked";
 }
 
 StreamCheckSink::~StreamCheckSink() = default;
@@ -96,6 +112,7 @@ void StreamCheckSink::on_bytes(std::string_view bytes) {
         m_result.detail = why + " (near byte " + std::to_string(m_result.error_offset) + " of the file)";
     };
     if (d.z_open) {
+        const auto& zlib = formats::libz();
         std::size_t pos = 0;
         while (pos < bytes.size()) {
             if (d.ended) {
@@ -106,7 +123,7 @@ void StreamCheckSink::on_bytes(std::string_view bytes) {
                     m_result.detail = "data follows the end of the gzip stream at byte " + std::to_string(m_begin + base + pos);
                     return;
                 }
-                inflateReset(&d.z);
+                zlib.inflate_reset(&d.z);
                 d.ended = false;
             }
             d.z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + pos));
@@ -116,7 +133,7 @@ void StreamCheckSink::on_bytes(std::string_view bytes) {
             do {
                 d.z.next_out = d.out.data();
                 d.z.avail_out = static_cast<uInt>(d.out.size());
-                r = inflate(&d.z, Z_NO_FLUSH);
+                r = zlib.inflate(&d.z, Z_NO_FLUSH);
                 m_result.uncompressed += d.out.size() - d.z.avail_out;
             } while (r == Z_OK && (d.z.avail_in > 0 || d.z.avail_out == 0));
             pos += before - d.z.avail_in;
@@ -133,12 +150,13 @@ void StreamCheckSink::on_bytes(std::string_view bytes) {
         return;
     }
     if (d.x_open) {
+        const auto& lzma = formats::liblzma();
         d.x.next_in = reinterpret_cast<const uint8_t*>(bytes.data());
         d.x.avail_in = bytes.size();
         while (d.x.avail_in > 0) {
             d.x.next_out = d.out.data();
             d.x.avail_out = d.out.size();
-            const auto r = lzma_code(&d.x, LZMA_RUN);
+            const auto r = lzma.code(&d.x, LZMA_RUN);
             m_result.uncompressed += d.out.size() - d.x.avail_out;
             if (r != LZMA_OK && r != LZMA_STREAM_END) {
                 fail_at(StreamStatus::corrupt, bytes.size() - d.x.avail_in, std::string("xz: ") + lzma_message(r));
@@ -149,14 +167,15 @@ void StreamCheckSink::on_bytes(std::string_view bytes) {
         return;
     }
     if (d.zs) {
+        const auto& zstd = formats::libzstd();
         ZSTD_inBuffer in{bytes.data(), bytes.size(), 0};
         bool full = false;
         while (in.pos < in.size || full) {
             ZSTD_outBuffer out{d.out.data(), d.out.size(), 0};
-            const auto r = ZSTD_decompressStream(d.zs, &out, &in);
+            const auto r = zstd.decompress_stream(d.zs, &out, &in);
             m_result.uncompressed += out.pos;
-            if (ZSTD_isError(r)) {
-                fail_at(StreamStatus::corrupt, in.pos, std::string("zstd: ") + ZSTD_getErrorName(r));
+            if (zstd.is_error(r)) {
+                fail_at(StreamStatus::corrupt, in.pos, std::string("zstd: ") + zstd.get_error_name(r));
                 return;
             }
             d.zs_last = r;
@@ -185,7 +204,7 @@ void StreamCheckSink::on_end(bool complete) {
             d.x.avail_in = 0;
             d.x.next_out = d.out.data();
             d.x.avail_out = d.out.size();
-            const auto r = lzma_code(&d.x, LZMA_FINISH);
+            const auto r = formats::liblzma().code(&d.x, LZMA_FINISH);
             m_result.uncompressed += d.out.size() - d.x.avail_out;
             if (r == LZMA_STREAM_END) return;
             if (r == LZMA_OK) continue;  // more output pending
