@@ -412,10 +412,15 @@ Expected<std::vector<std::string>> Host::list_dir(std::string_view path) const {
     auto real = resolve(path);
     if (!real) return Unexpected<Error>(real.error());
     if (const auto* cached = cached_listing(*real)) return *cached;
-    return list_resolved(path, *real);
+    std::vector<std::string> uncached;
+    auto names = list_resolved(path, *real, uncached);
+    if (!names) return Unexpected<Error>(names.error());
+    if (*names == &uncached) return std::move(uncached);
+    return **names;  // the cache keeps its own
 }
 
-Expected<std::vector<std::string>> Host::list_resolved(std::string_view path, const std::string& real) const {
+Expected<const std::vector<std::string>*> Host::list_resolved(std::string_view path, const std::string& real,
+                                                              std::vector<std::string>& uncached) const {
     DIR* dir = ::opendir(host_path(real).c_str());
     if (!dir) return Unexpected<Error>(errno_error(errno, std::string(path)));
     std::vector<std::string> names;
@@ -425,8 +430,9 @@ Expected<std::vector<std::string>> Host::list_resolved(std::string_view path, co
     }
     ::closedir(dir);
     sort_names(names);
-    if (m_cache.cache) m_cache.cache->listings.emplace(real, names);
-    return names;
+    if (m_cache.cache) return &m_cache.cache->listings.emplace(real, std::move(names)).first->second;
+    uncached = std::move(names);
+    return &uncached;
 }
 
 bool Host::is_dir(std::string_view path) const {
@@ -449,11 +455,11 @@ std::vector<std::string> Host::glob(std::string_view dir, std::string_view patte
     auto real = resolve(dir);
     if (!real) return out;
     const std::vector<std::string>* names = cached_listing(*real);
-    Expected<std::vector<std::string>> listed;
+    std::vector<std::string> uncached;
     if (!names) {
-        listed = list_resolved(dir, *real);
+        auto listed = list_resolved(dir, *real, uncached);
         if (!listed) return out;
-        names = &*listed;
+        names = *listed;
     }
     const std::string pat(pattern);
     // A name without the pattern's plain run cannot match: most of /usr/bin is out at once.

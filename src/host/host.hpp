@@ -138,7 +138,10 @@ class Host {
     bool stat_resolved(const std::string& real, struct stat& st) const;
     /// The cached listing of a resolved folder, or null (no cache, not listed yet).
     const std::vector<std::string>* cached_listing(const std::string& real) const;
-    Expected<std::vector<std::string>> list_resolved(std::string_view path, const std::string& real) const;
+    /// Lists a resolved folder, sorted: into the cache when one is on (the cached names are
+    /// returned, not copied), else into `uncached`.
+    Expected<const std::vector<std::string>*> list_resolved(std::string_view path, const std::string& real,
+                                                            std::vector<std::string>& uncached) const;
 
     /// Holds the cache of a CacheScope; copying a Host copies no cache.
     struct CacheSlot {
