@@ -29,6 +29,17 @@ class SharedLibrary {
     /// when it was opened and every function bound.
     const std::string& error() const { return m_error; }
 
+    /// A table of the library's functions (a struct of function pointers and a `std::string
+    /// error`), filled by `bind_all(library, table)`; `error` is the library's error().
+    template <class Functions, class BindAll>
+    static Functions open(const char* soname, BindAll bind_all) {
+        Functions functions;
+        SharedLibrary library(soname);
+        bind_all(library, functions);
+        functions.error = library.error();
+        return functions;
+    }
+
   private:
     void* symbol(const char* name);
 

@@ -14,37 +14,27 @@ constexpr const char* kVectorscan = CUDOCTOR_SONAME("libhs", HS_MAJOR);
 }  // namespace
 
 const Zlib& libz() {
-    static const Zlib loaded = [] {
-        Zlib z;
-        SharedLibrary lib(kZlib);
+    static const Zlib loaded = SharedLibrary::open<Zlib>(kZlib, [](SharedLibrary& lib, Zlib& z) {
         lib.bind("inflateInit2_", z.inflate_init2_);
         lib.bind("inflate", z.inflate);
         lib.bind("inflateReset", z.inflate_reset);
         lib.bind("inflateEnd", z.inflate_end);
         lib.bind("crc32", z.crc32);
-        z.error = lib.error();
-        return z;
-    }();
+    });
     return loaded;
 }
 
 const Lzma& liblzma() {
-    static const Lzma loaded = [] {
-        Lzma x;
-        SharedLibrary lib(kLzma);
+    static const Lzma loaded = SharedLibrary::open<Lzma>(kLzma, [](SharedLibrary& lib, Lzma& x) {
         lib.bind("lzma_stream_decoder_mt", x.stream_decoder_mt);
         lib.bind("lzma_code", x.code);
         lib.bind("lzma_end", x.end);
-        x.error = lib.error();
-        return x;
-    }();
+    });
     return loaded;
 }
 
 const Zstd& libzstd() {
-    static const Zstd loaded = [] {
-        Zstd z;
-        SharedLibrary lib(kZstd);
+    static const Zstd loaded = SharedLibrary::open<Zstd>(kZstd, [](SharedLibrary& lib, Zstd& z) {
         lib.bind("ZSTD_createDCtx", z.create_dctx);
         lib.bind("ZSTD_freeDCtx", z.free_dctx);
         lib.bind("ZSTD_DCtx_setParameter", z.dctx_set_parameter);
@@ -53,27 +43,18 @@ const Zstd& libzstd() {
         lib.bind("ZSTD_getFrameContentSize", z.get_frame_content_size);
         lib.bind("ZSTD_isError", z.is_error);
         lib.bind("ZSTD_getErrorName", z.get_error_name);
-        z.error = lib.error();
-        return z;
-    }();
+    });
     return loaded;
 }
 
 const Lz4& liblz4() {
-    static const Lz4 loaded = [] {
-        Lz4 l;
-        SharedLibrary lib(kLz4);
-        lib.bind("LZ4_decompress_safe", l.decompress_safe);
-        l.error = lib.error();
-        return l;
-    }();
+    static const Lz4 loaded =
+        SharedLibrary::open<Lz4>(kLz4, [](SharedLibrary& lib, Lz4& l) { lib.bind("LZ4_decompress_safe", l.decompress_safe); });
     return loaded;
 }
 
 const Vectorscan& libhs() {
-    static const Vectorscan loaded = [] {
-        Vectorscan h;
-        SharedLibrary lib(kVectorscan);
+    static const Vectorscan loaded = SharedLibrary::open<Vectorscan>(kVectorscan, [](SharedLibrary& lib, Vectorscan& h) {
         lib.bind("hs_valid_platform", h.valid_platform);
         lib.bind("hs_compile_multi", h.compile_multi);
         lib.bind("hs_compile_lit_multi", h.compile_lit_multi);
@@ -82,9 +63,7 @@ const Vectorscan& libhs() {
         lib.bind("hs_alloc_scratch", h.alloc_scratch);
         lib.bind("hs_free_scratch", h.free_scratch);
         lib.bind("hs_scan", h.scan);
-        h.error = lib.error();
-        return h;
-    }();
+    });
     return loaded;
 }
 

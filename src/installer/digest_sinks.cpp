@@ -33,9 +33,7 @@ struct Libcrypto {
 };
 
 const Libcrypto& libcrypto() {
-    static const Libcrypto loaded = [] {
-        Libcrypto c;
-        SharedLibrary lib(kLibcrypto);
+    static const Libcrypto loaded = SharedLibrary::open<Libcrypto>(kLibcrypto, [](SharedLibrary& lib, Libcrypto& c) {
         lib.bind("EVP_MD_CTX_new", c.md_ctx_new);
         lib.bind("EVP_MD_CTX_free", c.md_ctx_free);
         lib.bind("EVP_md5", c.md5);
@@ -43,9 +41,7 @@ const Libcrypto& libcrypto() {
         lib.bind("EVP_DigestInit_ex", c.digest_init);
         lib.bind("EVP_DigestUpdate", c.digest_update);
         lib.bind("EVP_DigestFinal_ex", c.digest_final);
-        c.error = lib.error();
-        return c;
-    }();
+    });
     return loaded;
 }
 

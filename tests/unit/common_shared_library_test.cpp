@@ -4,9 +4,6 @@
 // built binary really does not link them (what the change is for).
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstring>
-
 #include <zstd_errors.h>
 
 #include "common/shared_library.hpp"
