@@ -23,8 +23,9 @@ constexpr std::uint64_t kChunk = std::uint64_t{1} << 16;  // elements per unit o
 // Eight or four elements at a time (metrics_kernel.inc), written out with GCC's vector
 // extensions so the loop is vectorised without -ffast-math (which would assume NaN away). (The
 // vectors never cross a translation unit, so the psABI note about passing them without AVX
-// does not apply.) No instruction set used enables FMA, so `a * b + c` is never contracted:
-// the sums round as NumPy's do.
+// does not apply.) AVX-512 has FMA, and GCC contracts `a * b + c` into one by default: the build
+// says -ffp-contract=off (CMakeLists.txt), so in every set the tolerance rule and the sums round
+// twice, as NumPy's do (CompareFused.TheToleranceRuleIsNeverFusedIntoOneRounding).
 #pragma GCC diagnostic ignored "-Wpsabi"
 using V4d = double __attribute__((vector_size(32)));
 

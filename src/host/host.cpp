@@ -415,8 +415,8 @@ Expected<std::vector<std::string>> Host::list_dir(std::string_view path) const {
     std::vector<std::string> uncached;
     auto names = list_resolved(path, *real, uncached);
     if (!names) return Unexpected<Error>(names.error());
-    if (*names == &uncached) return std::move(uncached);
-    return **names;  // the cache keeps its own
+    if (*names == &uncached) return uncached;  // moved (an implicitly movable local)
+    return **names;                            // the cache keeps its own
 }
 
 Expected<const std::vector<std::string>*> Host::list_resolved(std::string_view path, const std::string& real,

@@ -456,6 +456,45 @@ TEST(CompareFused, TheRelativeMaximumIsFoundWhereItGrowsLateAndInEveryLane) {
     }
 }
 
+TEST(CompareFused, TheToleranceRuleIsNeverFusedIntoOneRounding) {
+    // |d| <= atol + rtol·|ref| is NumPy's rule: rtol·|ref| rounded, then the sum rounded. An
+    // instruction set with FMA (AVX-512 has it) would round once, and the compiler contracts
+    // `atol + rtol * x` into it unless told not to: a |d| that equals one of the two roundings
+    // then matches under one rule and not the other. These pairs are all such |d|, under
+    // tolerances where the two roundings differ often and ref - |d| is exact (|d| > |ref| / 2,
+    // and no finer than ref's last place), so |d| is the value the kernel compares.
+    const BestIsaAfter restore;
+    Tolerance tol;
+    tol.rtol = 1.3;
+    tol.atol = 0.3;
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> pick(1.0, 2.0);
+    std::vector<double> ref, test;
+    std::uint64_t numpy_mismatches = 0;
+    for (int tries = 0; ref.size() < 3 * 2048 + 5 && tries < 1'000'000; ++tries) {  // whole block pairs and a short block
+        const double b = pick(rng);
+        volatile double product = tol.rtol * b;  // rounded on its own, as NumPy does
+        const double unfused = tol.atol + product, fused = std::fma(tol.rtol, b, tol.atol);
+        if (unfused == fused) continue;
+        const double d = std::max(unfused, fused), a = b - d;
+        if (std::fabs(a - b) != d) continue;
+        ref.push_back(b);
+        test.push_back(a);
+        numpy_mismatches += !(d <= unfused);
+    }
+    ASSERT_EQ(ref.size(), 3 * 2048 + 5);
+    ASSERT_GT(numpy_mismatches, 0u);
+    ASSERT_LT(numpy_mismatches, ref.size());  // both outcomes are in the set
+    const auto view = [](const std::vector<double>& v) {
+        return TensorView{"x", DType::f64, {v.size()}, std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * 8)};
+    };
+    for (const auto isa : isas()) {
+        SCOPED_TRACE(static_cast<int>(isa));
+        detail::use_isa(isa);
+        EXPECT_EQ(compute_metrics(view(test), view(ref), tol, 1).mismatched, numpy_mismatches);
+    }
+}
+
 TEST(CompareFused, WindowsCoverEveryElementOnceInOrderAndAreReadAhead) {
     std::vector<float> ref(1'000'003, 1.0f), test(ref.size(), 1.5f);
     const TensorView a{"t", DType::f32, {test.size()}, std::string_view(reinterpret_cast<const char*>(test.data()), test.size() * 4)};
