@@ -97,6 +97,8 @@ class Reader {
     void feed(std::string_view bytes);
     /// End of the log.
     void finish();
+    /// Forgets the log read so far, to read another with the same compiled catalog.
+    void reset();
     /// The causes found so far, most fundamental first (by rank), consequences marked. A cause
     /// exists when a high or medium row matched; low rows only add lines and values to it.
     std::vector<Cause> causes() const;
