@@ -125,6 +125,7 @@ ExitStatus run_explain(const ExplainOptions& options, std::ostream& out, std::os
         return usage_error(options, out, err, ok.error());
     }
     reader->finish();
+    if (!reader->error().empty()) return usage_error(options, out, err, Error{Errc::parse, "the error catalog: " + reader->error()});
     auto causes = reader->causes();
 
     explain::RenderContext ctx{reader->lines(), reader->bytes(), ""};

@@ -99,6 +99,9 @@ class Reader {
     void finish();
     /// Forgets the log read so far, to read another with the same compiled catalog.
     void reset();
+    /// Empty, unless the catalog could not be compiled for this log (too large to compile
+    /// together): then nothing was read, and causes() is empty.
+    const std::string& error() const;
     /// The causes found so far, most fundamental first (by rank), consequences marked. A cause
     /// exists when a high or medium row matched; low rows only add lines and values to it.
     std::vector<Cause> causes() const;

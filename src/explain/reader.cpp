@@ -39,6 +39,7 @@ Reader::~Reader() = default;
 void Reader::feed(std::string_view bytes) { m_scanner->feed(bytes); }
 void Reader::finish() { m_scanner->finish(); }
 void Reader::reset() { m_scanner->reset(); }
+const std::string& Reader::error() const { return m_scanner->error(); }
 std::size_t Reader::lines() const { return m_scanner->lines(); }
 std::size_t Reader::bytes() const { return m_scanner->bytes(); }
 

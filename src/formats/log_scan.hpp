@@ -64,6 +64,9 @@ class LogScanner {
     /// Lines seen so far ("\n" count, plus a last unterminated line after finish()).
     std::size_t lines() const;
     std::size_t bytes() const;
+    /// Empty, unless the engine this log needed could not be compiled (patterns that pass
+    /// create() but are too large to compile together): then nothing was scanned.
+    const std::string& error() const;
     /// The engine scanning this log: "vectorscan" or "re2", as CUDOCTOR_LOG_ENGINE asks. By
     /// default "re2" until the log passes 8 MiB, then "vectorscan" (compiling Vectorscan's
     /// databases costs about what RE2 takes for that much). Both find the same hits.
@@ -74,6 +77,12 @@ class LogScanner {
     explicit LogScanner(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };
+
+/// How many capturing groups the RE2 pattern `regex` has, read from its text without compiling
+/// it (RE2::NumberOfCapturingGroups compiles the whole pattern first): each "(" that is not
+/// escaped, not in a class [...] or a \Q...\E quote, and not "(?" unless "(?P<name>". Meant for
+/// a pattern RE2 parses (RE2::Set::Add says); for one it does not, the count means nothing.
+std::size_t capturing_groups(std::string_view regex);
 
 /// Text safe to print and to put in JSON: valid UTF-8 kept, ANSI colour sequences dropped, other
 /// control bytes and invalid UTF-8 bytes replaced by '?', cut at `max` bytes (on a character

@@ -9,6 +9,7 @@
 #include <re2/set.h>
 
 #include "formats/log_scan_detail.hpp"
+#include "formats/regex_superset.hpp"
 
 namespace cudoctor::formats::detail {
 
@@ -16,8 +17,9 @@ struct Re2LogScanner::Impl {
     std::vector<LogPattern> patterns;
     ScanLimits limits;
     std::unique_ptr<RE2> prefilter;
-    std::unique_ptr<RE2::Set> set;
-    std::vector<std::unique_ptr<RE2>> regexes;
+    std::unique_ptr<RE2::Set> set;              // null when no pattern can match
+    std::vector<std::unique_ptr<RE2>> regexes;  // by pattern; null for one that cannot match the text
+    std::vector<std::size_t> set_patterns;      // the pattern of each of the set's regexes, ascending
 
     std::vector<LogHit> hits;
     std::vector<std::size_t> counts;
@@ -35,33 +37,56 @@ struct Re2LogScanner::Impl {
     void match_window(std::string_view block, std::size_t line_start, std::size_t line_of_start, std::size_t w_begin, std::size_t w_end);
 };
 
-Expected<Re2LogScanner> Re2LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits) {
+Expected<void> Re2LogScanner::check(const std::vector<LogPattern>& patterns) {
     if (patterns.empty()) return fail(Errc::usage, "no patterns to scan for");
-    auto impl = std::make_unique<Impl>();
-    impl->limits = limits;
-    impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
-    const auto options = byte_options();
-    impl->set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
-    std::set<std::string> literals;
+    RE2::Set parsed(byte_options(), RE2::UNANCHORED);  // Add parses; only Compile would compile
     for (const auto& p : patterns) {
         if (p.id.empty()) return fail(Errc::parse, "a pattern without an id");
         if (p.literal.empty()) return fail(Errc::parse, "pattern " + p.id + ": empty literal");
         if (!is_ascii(p.literal) || !is_ascii(p.regex)) return fail(Errc::parse, "pattern " + p.id + ": only ASCII text is allowed");
+        std::string error;
+        if (parsed.Add(p.regex, &error) < 0) return fail(Errc::parse, "pattern " + p.id + ": " + error);
+    }
+    return {};
+}
+
+Expected<Re2LogScanner> Re2LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits, std::optional<std::string_view> text) {
+    if (auto ok = check(patterns); !ok) return Unexpected<Error>(ok.error());
+    auto impl = std::make_unique<Impl>();
+    impl->limits = limits;
+    impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);
+    const auto options = byte_options();
+    const auto in_text = [&](const std::string& literal) { return !text || text->find(literal) != std::string_view::npos; };
+    std::set<std::string> literals;
+    impl->regexes.resize(patterns.size());
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+        const auto& p = patterns[i];
+        if (in_text(p.literal)) literals.insert(p.literal);
+        // Not in the text, and in every match: this pattern matches nowhere in it.
+        if (!in_text(p.literal) && literal_required(p.regex, p.literal)) continue;
         auto re = std::make_unique<RE2>(p.regex, options);
         if (!re->ok()) return fail(Errc::parse, "pattern " + p.id + ": " + re->error());
-        std::string error;
-        if (impl->set->Add(p.regex, &error) < 0) return fail(Errc::parse, "pattern " + p.id + ": " + error);
-        impl->regexes.push_back(std::move(re));
-        literals.insert(p.literal);
+        impl->regexes[i] = std::move(re);
+        impl->set_patterns.push_back(i);
     }
-    if (!impl->set->Compile()) return fail(Errc::parse, "the patterns are too many or too large to compile together");
-    std::string alternation;
-    for (const auto& l : literals) {
-        if (!alternation.empty()) alternation += '|';
-        alternation += RE2::QuoteMeta(l);
+    if (!impl->set_patterns.empty()) {
+        impl->set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+        for (const auto i : impl->set_patterns) {
+            std::string error;
+            if (impl->set->Add(patterns[i].regex, &error) < 0) return fail(Errc::parse, "pattern " + patterns[i].id + ": " + error);
+        }
+        if (!impl->set->Compile()) return fail(Errc::parse, "the patterns are too many or too large to compile together");
     }
-    impl->prefilter = std::make_unique<RE2>(alternation, options);
-    if (!impl->prefilter->ok()) return fail(Errc::parse, "literals: " + impl->prefilter->error());
+    // No literal in the text, or no pattern that can match: no line is a candidate.
+    if (!literals.empty() && impl->set) {
+        std::string alternation;
+        for (const auto& l : literals) {
+            if (!alternation.empty()) alternation += '|';
+            alternation += RE2::QuoteMeta(l);
+        }
+        impl->prefilter = std::make_unique<RE2>(alternation, options);
+        if (!impl->prefilter->ok()) return fail(Errc::parse, "literals: " + impl->prefilter->error());
+    }
     impl->counts.assign(patterns.size(), 0);
     impl->last_line.assign(patterns.size(), 0);
     impl->patterns = std::move(patterns);
@@ -132,7 +157,7 @@ void Re2LogScanner::Impl::scan_block(std::string_view block, std::size_t scan_en
     std::size_t pos = 0;
     std::size_t counted = 0;  // '\n' in block[0, counted) are in `newlines`
     re2::StringPiece found;
-    while (pos < scan_end && prefilter->Match(block, pos, scan_end, RE2::UNANCHORED, &found, 1)) {
+    while (prefilter && pos < scan_end && prefilter->Match(block, pos, scan_end, RE2::UNANCHORED, &found, 1)) {
         const std::size_t hit = static_cast<std::size_t>(found.data() - block.data());
         // The line around the hit, looking no further than one max_line each way.
         std::size_t start = hit;
@@ -175,7 +200,7 @@ void Re2LogScanner::Impl::match_window(std::string_view block, std::size_t line_
     if (!set->Match(window, &ids)) return;
     std::sort(ids.begin(), ids.end());
     for (int id : ids) {
-        const auto index = static_cast<std::size_t>(id);
+        const auto index = set_patterns[static_cast<std::size_t>(id)];
         const RE2& re = *regexes[index];
         const int groups = re.NumberOfCapturingGroups();
         std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups) + 1);

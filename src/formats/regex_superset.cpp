@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <numeric>
 
+#include "formats/log_scan.hpp"
 #include "formats/log_scan_detail.hpp"
 
 namespace cudoctor::formats::detail {
@@ -355,3 +356,37 @@ bool has_assertions(std::string_view regex) {
 }
 
 }  // namespace cudoctor::formats::detail
+
+namespace cudoctor::formats {
+
+std::size_t capturing_groups(std::string_view re) {
+    std::size_t groups = 0;
+    for (std::size_t i = 0; i < re.size(); ++i) {
+        const char c = re[i];
+        if (c == '\\') {
+            if (i + 1 < re.size() && re[i + 1] == 'Q') {  // \Q...\E: plain text up to \E or the end
+                const auto end = re.find("\\E", i + 2);
+                if (end == std::string_view::npos) break;
+                i = end + 1;
+            } else {
+                ++i;  // the escaped character, whatever it is
+            }
+        } else if (c == '[') {
+            // A class: "]" right after "[" or "[^" is a member; "[:alpha:]" inside is one item.
+            std::size_t j = i + 1;
+            if (j < re.size() && re[j] == '^') ++j;
+            if (j < re.size() && re[j] == ']') ++j;
+            for (; j < re.size() && re[j] != ']'; ++j) {
+                if (re[j] == '\\') ++j;
+                else if (re[j] == '[' && j + 1 < re.size() && re[j + 1] == ':')
+                    if (const auto close = re.find(":]", j + 2); close != std::string_view::npos) j = close + 1;
+            }
+            i = j;
+        } else if (c == '(') {
+            if (i + 1 >= re.size() || re[i + 1] != '?' || re.substr(i + 1, 3) == "?P<") ++groups;
+        }
+    }
+    return groups;
+}
+
+}  // namespace cudoctor::formats

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include <re2/re2.h>
 #include <stdlib.h>  // setenv
 
 #include "explain/explain.hpp"
@@ -24,6 +25,7 @@
 namespace explain_vectorscan_test {
 
 namespace fs = std::filesystem;
+using cudoctor::formats::capturing_groups;
 using cudoctor::formats::LogPattern;
 using cudoctor::formats::LogScanner;
 using cudoctor::formats::ScanLimits;
@@ -458,6 +460,56 @@ TEST(ExplainVectorscan, ByDefaultTheLogsSizeChoosesTheEngine) {
     use_vectorscan();
 }
 
+TEST(ExplainVectorscan, AShortLogCompilesOnlyThePatternsThatCanMatchItAndFindsTheSame) {
+    // By default a log that ends within 64 KiB is known whole before RE2 is compiled for it: a
+    // pattern is left out only when its literal is provably in every match and not in the log.
+    // One scanner over the whole corpus (reset between logs: each gets its own compile), in
+    // pieces too, against the reference compiled with every pattern; then patterns whose
+    // literal is not provably required, which must be kept whatever the log holds.
+    ::unsetenv("CUDOCTOR_LOG_ENGINE");
+    auto by_size = LogScanner::create(catalog());
+    ASSERT_TRUE(by_size);
+    auto reference = Re2LogScanner::create(catalog());
+    ASSERT_TRUE(reference);
+    std::size_t logs = 0, hits = 0;
+    for (const auto& f : corpus()) {
+        const auto text = read(f);
+        if (text.size() > (64u << 10)) continue;
+        ++logs;
+        feed(*reference, text);
+        feed(*by_size, text);
+        EXPECT_EQ(by_size->engine(), "re2");
+        EXPECT_TRUE(same(*by_size, *reference)) << f;
+        hits += by_size->hits().size();
+        if (logs % 10 == 0) {  // (each feed is a compile: a tenth of the logs in pieces too)
+            feed(*by_size, text, pieces(text.size(), 509));
+            EXPECT_TRUE(same(*by_size, *reference)) << f << " in 509-byte pieces";
+        }
+    }
+    EXPECT_GE(logs, 400u);
+    EXPECT_GE(hits, 400u);
+
+    const std::vector<LogPattern> weak = {
+        {"either", "SYSTEM_DRIVER_MISMATCH", "(?:CUDA_ERROR_SYSTEM_DRIVER_MISMATCH|cudaErrorSystemDriverMismatch)"},
+        {"nocase", "device lost", "(?i)gpu device lost"},
+        {"colon", ":", R"((?:Use Cuda|NVIDIA CUDA):\s+NO\b)"},
+        {"plain", "Killed", "Killed"},
+    };
+    auto weak_by_size = LogScanner::create(weak);
+    auto weak_reference = Re2LogScanner::create(weak);
+    ASSERT_TRUE(weak_by_size && weak_reference);
+    for (const std::string log : {"cudaErrorSystemDriverMismatch\nSYSTEM_DRIVER_MISMATCH\n", "GPU DEVICE LOST\n", "Killed\n",
+                                  "nothing here\n", "a: b\n  NVIDIA CUDA:   NO\nKilled"}) {
+        feed(*weak_reference, log);
+        feed(*weak_by_size, log);
+        EXPECT_TRUE(same(*weak_by_size, *weak_reference)) << log;
+    }
+    // Its literal is not in this log, yet it matches (the line is a candidate for the colon).
+    feed(*weak_by_size, "error: cudaErrorSystemDriverMismatch\n");
+    EXPECT_EQ(weak_by_size->match_count(0), 1u);
+    use_vectorscan();
+}
+
 TEST(ExplainVectorscan, CreateErrors) {
     use_vectorscan();
     EXPECT_EQ(LogScanner::create({}).error().code, cudoctor::Errc::usage);
@@ -465,6 +517,28 @@ TEST(ExplainVectorscan, CreateErrors) {
     ASSERT_FALSE(bad);
     EXPECT_EQ(bad.error().code, cudoctor::Errc::parse);
     EXPECT_EQ(bad.error().message.rfind("pattern p: ", 0), 0u) << bad.error().message;
+}
+
+TEST(RegexSuperset, CapturingGroupsAsRe2CountsThem) {
+    // Every catalog row, and the places a "(" is not a group, against RE2's own count.
+    std::vector<std::string> regexes;
+    for (const auto& p : catalog()) regexes.push_back(p.regex);
+    for (const char* r : {R"(\(a\))", "[(]", "[]()](b)", "[^]()](b)", R"(\Q(x)\E(y))", R"(\Q(x)(y))", "(?:a)(b)", "(?i)(a)", "(?i:a)(b)",
+                          "(?P<name>x)(y)", "[[:alpha:](](c)", R"([\]()](d))", R"((a\)))", "((a)(b))", "a|(b)|(?:c)", R"([a\](])",
+                          "x{2}(y)", R"(\\(z))", "[^[:space:]]+(w)"}) {
+        regexes.emplace_back(r);
+    }
+    RE2::Options o;
+    o.set_encoding(RE2::Options::EncodingLatin1);
+    o.set_log_errors(false);
+    std::size_t compared = 0;
+    for (const auto& r : regexes) {
+        RE2 re(r, o);
+        if (!re.ok()) continue;  // the count is only meant for what RE2 takes
+        EXPECT_EQ(capturing_groups(r), static_cast<std::size_t>(re.NumberOfCapturingGroups())) << r;
+        ++compared;
+    }
+    EXPECT_GE(compared, catalog().size() + 15);
 }
 
 TEST(RegexSuperset, LiteralRequired) {
