@@ -5,6 +5,9 @@
 #include <chrono>
 #include <string>
 
+#include <stdlib.h>  // setenv
+#include <vector>
+
 #include "formats/log_scan.hpp"
 
 using cudoctor::formats::LogPattern;
@@ -144,6 +147,38 @@ TEST(ExplainScan, BadPatternsAreRefusedWithTheirId) {
     EXPECT_FALSE(LogScanner::create({{"no-literal", "", "a"}}));
     EXPECT_FALSE(LogScanner::create({{"utf8", "é", "é"}}));
     EXPECT_FALSE(LogScanner::create({}));
+}
+
+TEST(ExplainScan, PatternsTooLargeToCompileTogetherAreReportedNotSkipped) {
+    // 3,000 patterns each parse, but their RE2::Set exceeds RE2's memory: refused at create when
+    // RE2 is asked for. By size, create only parses them: a short log compiles the one that can
+    // match it and finds it; a log past 64 KiB needs them all, and says it could not compile them.
+    std::vector<LogPattern> big;
+    for (int i = 0; i < 3000; ++i)
+        big.push_back({"p" + std::to_string(i), "k" + std::to_string(i) + "x", "k" + std::to_string(i) + "x[a-z]{1000}"});
+    const std::string word = "k7x" + std::string(1000, 'q') + "\n";
+    ::setenv("CUDOCTOR_LOG_ENGINE", "re2", 1);
+    auto asked = LogScanner::create(big);
+    ASSERT_FALSE(asked);
+    EXPECT_NE(asked.error().message.find("too large"), std::string::npos) << asked.error().message;
+    ::unsetenv("CUDOCTOR_LOG_ENGINE");
+    auto s = LogScanner::create(big);
+    ASSERT_TRUE(s) << s.error().message;
+    s->feed(word);
+    s->finish();
+    EXPECT_EQ(s->error(), "");
+    ASSERT_EQ(s->hits().size(), 1u);
+    EXPECT_EQ(s->patterns()[s->hits()[0].pattern].id, "p7");
+    s->reset();
+    s->feed(std::string(70'000, '.') + "\n" + word);
+    s->finish();
+    EXPECT_NE(s->error().find("too large"), std::string::npos) << s->error();
+    EXPECT_TRUE(s->hits().empty());
+    s->reset();  // the next short log is read again
+    s->feed(word);
+    s->finish();
+    EXPECT_EQ(s->error(), "");
+    EXPECT_EQ(s->hits().size(), 1u);
 }
 
 TEST(ExplainScan, PrintableLine) {
