@@ -176,7 +176,16 @@ struct ChunkBuffers {
     std::vector<char> test, ref;
 };
 
-Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end, ChunkBuffers& buffers) {
+/// The largest |d| and quotient of the chunks one worker compared before, in this window (its
+/// chunks come in ascending order, and are merged in chunk order): a chunk whose maximum does not
+/// pass them cannot hold the first element of the whole tensor's maximum (an earlier chunk has
+/// one at least as large), so its element is not looked for, nor its quotients computed below
+/// them. Such a chunk's maximum is then not exact, only never above what merge() has already.
+struct Floors {
+    double abs = -1, rel = -1;
+};
+
+Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end, ChunkBuffers& buffers, Floors& floors) {
     Partial p;
     alignas(64) double tb[kBlock], rb[kBlock];
     const Source ts = chunk_source(job.test, job.read_test, begin, end, buffers.test);
@@ -187,7 +196,7 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end, ChunkB
         Kind test_as = Kind::f64, ref_as = Kind::f64;
         const char* t = block_source(job.test, ts, job.test_kind, at, n, padded, tb, test_as);
         const char* r = block_source(job.ref, rs, job.ref_kind, at, n, padded, rb, ref_as);
-        BlockResult b = job.kernel->block(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max(p.max_rel, 0.0));
+        BlockResult b = job.kernel->block(test_as, ref_as, t, r, padded, job.tol.rtol, job.tol.atol, std::max({p.max_rel, floors.rel, 0.0}));
         if (job.raw_exact) b.mismatched = raw_mismatches(ts.data + (at - ts.first) * 8, rs.data + (at - rs.first) * 8, n);
         p.sum_abs.add(b.sum_abs);
         p.sum_sq_diff.add(b.sum_sq_diff);
@@ -208,13 +217,18 @@ Partial run_chunk(const Job& job, std::uint64_t begin, std::uint64_t end, ChunkB
         };
         if (b.max_abs > p.max_abs) {
             p.max_abs = b.max_abs;
-            if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, false, b.max_abs); i < n) p.worst = element_at(i);
+            if (b.max_abs > floors.abs)
+                if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, false, b.max_abs); i < n) p.worst = element_at(i);
         }
         if (b.max_rel > p.max_rel) {
             p.max_rel = b.max_rel;
-            if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, true, b.max_rel); i < n) p.worst_rel = element_at(i);
+            if (b.max_rel > floors.rel)
+                if (const std::size_t i = job.kernel->find(test_as, ref_as, t, r, padded, true, b.max_rel); i < n)
+                    p.worst_rel = element_at(i);
         }
     }
+    floors.abs = std::max(floors.abs, p.max_abs);
+    floors.rel = std::max(floors.rel, p.max_rel);
     return p;
 }
 
@@ -245,18 +259,20 @@ void run_chunks(const Job& job, std::uint64_t numel, std::uint64_t first, std::u
     const auto bounds = [numel](std::uint64_t c) { return std::pair{c * kChunk, std::min(numel, (c + 1) * kChunk)}; };
     threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, last - first));
     if (threads <= 1) {
+        Floors floors;
         for (std::uint64_t c = first; c < last; ++c) {
             const auto [b, e] = bounds(c);
-            merge(total, run_chunk(job, b, e, buffers.front()));
+            merge(total, run_chunk(job, b, e, buffers.front(), floors));
         }
         return;
     }
     std::vector<Partial> partials(static_cast<std::size_t>(last - first));
     std::atomic<std::uint64_t> next{first};
     const auto worker = [&](ChunkBuffers& mine) {
+        Floors floors;
         for (std::uint64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < last;) {
             const auto [b, e] = bounds(c);
-            partials[static_cast<std::size_t>(c - first)] = run_chunk(job, b, e, mine);
+            partials[static_cast<std::size_t>(c - first)] = run_chunk(job, b, e, mine, floors);
         }
     };
     std::vector<std::thread> pool;
