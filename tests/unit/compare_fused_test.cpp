@@ -517,6 +517,22 @@ TEST(CompareFused, WindowsCoverEveryElementOnceInOrderAndAreReadAhead) {
         EXPECT_EQ(done[i].first, i ? done[i - 1].second : 0);
         EXPECT_EQ(done[i].second - done[i].first, i + 1 < done.size() ? 4 * 65536u : ref.size() - 3 * 4 * 65536u);
     }
+    // Both sides copied (pread): nothing is mapped, so the chunks are one window, the same numbers.
+    const Metrics windowed = m;
+    ReadWindows copied = w;
+    const auto copy_of = [](const std::vector<float>& v) {
+        return [&v](std::uint64_t begin, std::uint64_t end, char* to) {
+            std::memcpy(to, v.data() + begin, (end - begin) * sizeof(float));
+            return true;
+        };
+    };
+    copied.read = copy_of(test);
+    copied.read_ref = copy_of(ref);
+    done.clear();
+    ahead.clear();
+    EXPECT_TRUE(same_metrics(compute_metrics(a, b, default_tolerance(DType::f32), 2, copied), windowed));
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done[0], (std::pair<std::uint64_t, std::uint64_t>{0, ref.size()}));
     // The precision scan reads in the same windows, and gives the same answer.
     std::vector<float> bf16_values(ref.size(), 1.5f);
     const TensorView v{"v", DType::f32, {ref.size()}, std::string_view(reinterpret_cast<const char*>(bf16_values.data()), ref.size() * 4)};
