@@ -28,6 +28,7 @@ std::vector<CauseInfo> make_causes() {
          {"Read the installer's reason: /var/log/nvidia-installer.log (driver) or /var/log/cuda-installer.log (toolkit)",
           "Nouveau in use: blacklist it (cudoctor plan prints the file), rebuild the initramfs and reboot",
           "An X server running: stop the display manager (sudo systemctl isolate multi-user.target) and run the installer from a text console",
+          // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one item, on two lines
           "A driver already there: keep one way of installing it (the distribution's packages or the runfile, not both); "
           "to add only the toolkit, run the CUDA runfile with --toolkit",
           "No compiler or headers: install gcc, make and the headers of the running kernel"},

@@ -47,6 +47,7 @@ std::string default_of(const std::vector<std::string>& items) {
 
 std::vector<std::string> without_default_mark(const std::vector<std::string>& items) {
     std::vector<std::string> out;
+    out.reserve(items.size());
     for (const auto& i : items) out.push_back(i.ends_with(kDefaultMark) ? i.substr(0, i.size() - kDefaultMark.size()) : i);
     return out;
 }

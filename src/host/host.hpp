@@ -149,6 +149,7 @@ class Host {
         CacheSlot() = default;
         CacheSlot(const CacheSlot&) noexcept {}
         CacheSlot(CacheSlot&&) noexcept {}
+        // NOLINTNEXTLINE(bugprone-unhandled-self-assignment): assigning keeps this slot's cache, whatever the source
         CacheSlot& operator=(const CacheSlot&) noexcept { return *this; }
         CacheSlot& operator=(CacheSlot&&) noexcept { return *this; }
         ~CacheSlot() = default;
