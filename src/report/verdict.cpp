@@ -70,7 +70,7 @@ std::string machine_heading(const snapshot::Snapshot& snap, const std::optional<
 }
 
 std::string verdict_line(const snapshot::Snapshot& snap) {
-    const std::string findings = findings_line(snap);
+    std::string findings = findings_line(snap);  // not const: returned, it is moved
     const std::string cannot = cannot_run_verdict(snap);
     if (cannot.empty()) return findings;
     // The machine's state comes first; findings (the VM, nouveau: why, and the fix) follow.

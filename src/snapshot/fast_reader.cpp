@@ -58,7 +58,7 @@ void check_value(od::value& v, int depth) {
         case od::json_type::object: check_object(v.get_object(), depth); break;
         case od::json_type::array:
             for (auto element : od::array(v.get_array())) {
-                od::value e = std::move(element);
+                od::value e = std::move(element);  // NOLINT(performance-move-const-arg): the conversion is &&-qualified
                 check_value(e, depth + 1);
             }
             break;
@@ -135,7 +135,7 @@ template <class T>
 void read(od::value& v, std::vector<T>& out) {
     std::size_t n = 0;
     for (auto element : od::array(v.get_array())) {
-        od::value e = std::move(element);
+        od::value e = std::move(element);  // NOLINT(performance-move-const-arg): the conversion is &&-qualified
         if (n < out.size()) read(e, out[n]);
         else read(e, out.emplace_back());
         ++n;

@@ -70,8 +70,8 @@ void add_afterwards(const host::Host& host, const Inventory& inv, const Entry& t
         p.afterwards.push_back("cudoctor list" + root + "   # " + tk.path + " is the default");
     } else {
         if (tk.has_nvcc && release)
-            p.afterwards.push_back("/usr/local/cuda/bin/nvcc --version | grep 'release " + release->truncated(2).str() + "'");
-        if (gpu_usable) p.afterwards.push_back("cudoctor verify --level 2");
+            p.afterwards.emplace_back("/usr/local/cuda/bin/nvcc --version | grep 'release " + release->truncated(2).str() + "'");
+        if (gpu_usable) p.afterwards.emplace_back("cudoctor verify --level 2");
     }
     for (const auto& e : inv.toolkits)
         if (e.toolkit.is_default && &e != &target)

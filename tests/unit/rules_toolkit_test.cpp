@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 snapshot::Snapshot with_default_toolkit(snapshot::Toolkit tk) {
     auto s = gpu_machine();
     tk.is_default = true;
-    tk.found_by.push_back("/usr/local/cuda");
+    tk.found_by.emplace_back("/usr/local/cuda");
     s.environment.cuda_symlink = tk.path;
     s.toolkits.push_back(std::move(tk));
     return s;
@@ -163,7 +163,7 @@ TEST(RulesToolkit, OtherNvccThanUsrLocalCudaFires) {
 TEST(RulesToolkit, CudaHomeNamesTheIntendedToolkit) {
     auto s = gpu_machine();
     s.toolkits = {toolkit("12.4.131"), toolkit("11.8.89")};
-    s.toolkits[0].found_by.push_back("CUDA_HOME");
+    s.toolkits[0].found_by.emplace_back("CUDA_HOME");
     s.environment.cuda_home = "/usr/local/cuda-12.4";
     put_first_on_path(s, s.toolkits[1]);
     const auto found = fired("nvcc-shadowed", s);
@@ -206,7 +206,7 @@ TEST(RulesToolkit, CudaPathMissingFolderIsAnError) {
 TEST(RulesToolkit, CudaHomeOfAnotherToolkitThanNvccIsAWarning) {
     auto s = gpu_machine();
     s.toolkits = {toolkit("12.4.131"), toolkit("11.8.89")};
-    s.toolkits[1].found_by.push_back("CUDA_HOME");
+    s.toolkits[1].found_by.emplace_back("CUDA_HOME");
     s.environment.cuda_home = "/usr/local/cuda-11.8";
     put_first_on_path(s, s.toolkits[0]);
     const auto found = fired("cuda-home-invalid", s);
@@ -219,7 +219,7 @@ TEST(RulesToolkit, CudaHomeOfAnotherToolkitThanNvccIsAWarning) {
 TEST(RulesToolkit, CudaHomeOfTheNvccOnPathIsSilent) {
     auto s = gpu_machine();
     s.toolkits = {toolkit("12.4.131"), toolkit("11.8.89")};
-    s.toolkits[0].found_by.push_back("CUDA_HOME");
+    s.toolkits[0].found_by.emplace_back("CUDA_HOME");
     s.environment.cuda_home = "/usr/local/cuda-12.4";
     put_first_on_path(s, s.toolkits[0]);
     EXPECT_TRUE(silent("cuda-home-invalid", s));
