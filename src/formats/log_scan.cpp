@@ -61,7 +61,9 @@ struct LogScanner::Impl {
         if (!on_vectorscan && !re2) {
             // The whole log is here when it ended small: RE2 for the patterns that can match it.
             const bool narrow = !large && waiting.size() <= kNarrowBytes;
-            auto r = detail::Re2LogScanner::create(patterns, limits, narrow ? std::optional<std::string_view>(waiting) : std::nullopt);
+            // (create() took them through check(): not parsed a second time.)
+            auto r =
+                detail::Re2LogScanner::create_checked(patterns, limits, narrow ? std::optional<std::string_view>(waiting) : std::nullopt);
             if (!r) {
                 error = r.error().message;  // only a set too large to compile: check() took the rest
                 std::string().swap(waiting);

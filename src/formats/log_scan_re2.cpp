@@ -52,6 +52,11 @@ Expected<void> Re2LogScanner::check(const std::vector<LogPattern>& patterns) {
 
 Expected<Re2LogScanner> Re2LogScanner::create(std::vector<LogPattern> patterns, ScanLimits limits, std::optional<std::string_view> text) {
     if (auto ok = check(patterns); !ok) return Unexpected<Error>(ok.error());
+    return create_checked(std::move(patterns), limits, text);
+}
+
+Expected<Re2LogScanner> Re2LogScanner::create_checked(std::vector<LogPattern> patterns, ScanLimits limits,
+                                                      std::optional<std::string_view> text) {
     auto impl = std::make_unique<Impl>();
     impl->limits = limits;
     impl->limits.max_line = std::max<std::size_t>(limits.max_line, 256);

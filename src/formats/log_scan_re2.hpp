@@ -25,6 +25,9 @@ class Re2LogScanner {
     /// The refusals create() gives for these patterns' ids, literals and syntax, without compiling
     /// them (RE2 parses each); only a set too large to compile together gets past it.
     [[nodiscard]] static Expected<void> check(const std::vector<LogPattern>& patterns);
+    /// create() for patterns check() has taken: they are not checked again.
+    [[nodiscard]] static Expected<Re2LogScanner> create_checked(std::vector<LogPattern> patterns, ScanLimits limits,
+                                                                std::optional<std::string_view> text);
 
     Re2LogScanner(Re2LogScanner&&) noexcept;
     Re2LogScanner& operator=(Re2LogScanner&&) noexcept;
