@@ -22,7 +22,7 @@
 // (Vectorscan is compiled and reads them, then the rest). The chosen engine gets the pieces as
 // they came, so the answer is the one that engine gives when fed directly. A log that ended
 // within kNarrowBytes is known whole before RE2 is compiled: only the patterns that can match
-// in it are (a pasted message: a millisecond instead of the catalog's 45).
+// in it are (explain on an 832-byte message: 70 ms before, 12 ms in all after).
 
 namespace cudoctor::formats {
 
@@ -31,7 +31,7 @@ namespace {
 // RE2 reads about this much of a log in the time the catalog's Vectorscan databases take to compile.
 constexpr std::size_t kDecideBytes = 8u << 20;
 // A log that ends within this is searched for each literal before RE2 is compiled for it (one
-// pass per literal: 5 ms for the catalog at this size, against 45 ms for compiling all of it).
+// pass per literal: 4-5 ms for the catalog's 598 at this size, measured; compiling all is ~45).
 constexpr std::size_t kNarrowBytes = 64u << 10;
 
 }  // namespace
