@@ -113,13 +113,25 @@ void for_each_dpkg_package(std::string_view text, const std::function<void(const
             continue;
         }
         if (line[0] == ' ' || line[0] == '\t' || line[0] == '#') continue;
-        const auto colon = line.find(':');
-        if (colon == std::string_view::npos) continue;
+        // The kept fields' names are 6, 7 and 12 letters long, with no ':' in them: a line
+        // whose byte there is no ':' names another field (or none), and is not searched for one.
+        // A stanza is opened at its first kept field instead of its first field: one without
+        // any is dropped at its end either way, and nothing before that point is kept.
+        std::size_t colon = 0;
+        for (const std::size_t at : {std::size_t{6}, std::size_t{7}, std::size_t{12}})
+            if (line.size() > at && line[at] == ':') {
+                colon = at;  // the first of them: "Status::" names Status
+                break;
+            }
+        if (colon == 0) continue;
+        std::string_view* field = field_of(stanza, line.substr(0, colon));
+        if (!field) continue;
         if (!open) {
             stanza = DpkgStanzaView{};
             open = true;
+            field = field_of(stanza, line.substr(0, colon));
         }
-        if (std::string_view* field = field_of(stanza, line.substr(0, colon))) *field = trim_spaces(line.substr(colon + 1));
+        *field = trim_spaces(line.substr(colon + 1));
     }
     finish_view();
 }

@@ -88,6 +88,9 @@ TEST(ProbeFastPaths, DpkgStatusScanMatchesTheParserOnOddText) {
     expect_same_packages("Package: a\nStatus: hold ok installed\nVersion: 1\nSource: s (2)\n");
     expect_same_packages("package: a\r\nSTATUS:  install ok installed \r\n \t\r\nPackage: b\nVersion: 2\nVersion: 3\n#Package: c\n");
     expect_same_packages("Version: 1\n\nPackage:\nStatus: x\n\nno colon\nPackage: d\n Package: e\n");
+    // A ':' at more than one of the kept names' lengths, or before them: the first one ends the name.
+    expect_same_packages("Status:: install ok installed\nPackage:: a\nVersion:1:2\nArchitecture:: amd64\n\nPackage: b\nSt:tus: x\n");
+    expect_same_packages("Package:a\nStatus:install ok installed\nSource:s\n\nPa:kage: c\nSourcex: d\nArchitectur: e\nPackages: f\n");
     std::mt19937 rng(25);
     const std::vector<std::string> pieces = {"Package: libc6",
                                              "Package: nvidia-driver-535",
@@ -107,7 +110,10 @@ TEST(ProbeFastPaths, DpkgStatusScanMatchesTheParserOnOddText) {
                                              " Package: fake",
                                              "#comment",
                                              "no colon here",
-                                             "Description: x: y"};
+                                             "Description: x: y",
+                                             "Status::x",
+                                             "Version:",
+                                             "Architecture::"};
     for (int i = 0; i < 300; ++i) expect_same_packages(random_text(rng, pieces, 1 + static_cast<int>(rng() % 40)));
 }
 
