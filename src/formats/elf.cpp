@@ -212,25 +212,19 @@ class LibraryNameScan {
                 if (end == window.size() && end - digits < 4 && !window_ends_range) continue;  // cut short
                 std::string name(window.substr(at, end - at));
                 bool seen = false;
-                for (const auto& f : m_found) seen = seen || f.second == name;
-                if (!seen) m_found.emplace_back(base + at, std::move(name));
+                for (const auto& f : m_found) seen = seen || f.name == name;
+                if (!seen) m_found.push_back({base + at, std::move(name)});
             }
         }
     }
 
-    /// The names found, distinct, in order of first appearance in the range.
-    std::vector<std::string> names() && {
-        std::sort(m_found.begin(), m_found.end());
-        std::vector<std::string> out;
-        out.reserve(m_found.size());
-        for (auto& f : m_found) out.push_back(std::move(f.second));
-        return out;
-    }
+    /// The names found, each distinct one at its first offset.
+    std::vector<FoundLibraryName> found() && { return std::move(m_found); }
 
   private:
     std::vector<std::string_view> m_stems;
     std::size_t m_before = 1;
-    std::vector<std::pair<std::uint64_t, std::string>> m_found;  // (offset in the range, name)
+    std::vector<FoundLibraryName> m_found;
 };
 
 }  // namespace
@@ -238,24 +232,42 @@ class LibraryNameScan {
 std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems) {
     LibraryNameScan scan(stems);
     scan.scan(bytes, 0, 0, bytes.size(), bytes.size());
-    return std::move(scan).names();
+    return merge_library_names(std::move(scan).found());
+}
+
+std::optional<std::vector<FoundLibraryName>> library_names_read_part(std::uint64_t size, std::uint64_t from, std::uint64_t to,
+                                                                     std::size_t piece,
+                                                                     const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
+                                                                     const std::vector<std::string_view>& stems) {
+    LibraryNameScan scan(stems);
+    piece = std::max<std::size_t>(piece, 1);
+    to = std::min(to, size);
+    std::vector<char> buffer;
+    for (std::uint64_t start = from; start < to; start += piece) {
+        const std::uint64_t end = std::min<std::uint64_t>(to, start + piece);
+        const std::uint64_t first = start >= scan.before() ? start - scan.before() : 0;
+        const std::uint64_t last = std::min<std::uint64_t>(size, end + LibraryNameScan::after());
+        buffer.resize(static_cast<std::size_t>(last - first));
+        if (!read(first, last - first, buffer.data())) return std::nullopt;
+        scan.scan({buffer.data(), buffer.size()}, first, start, end, size);
+    }
+    return std::move(scan).found();
+}
+
+std::vector<std::string> merge_library_names(std::vector<FoundLibraryName> found) {
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+    std::vector<std::string> out;
+    for (auto& f : found)
+        if (std::find(out.begin(), out.end(), f.name) == out.end()) out.push_back(std::move(f.name));
+    return out;
 }
 
 std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, std::size_t piece,
                                                            const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
                                                            const std::vector<std::string_view>& stems) {
-    LibraryNameScan scan(stems);
-    piece = std::max<std::size_t>(piece, 1);
-    std::vector<char> buffer;
-    for (std::uint64_t from = 0; from < size; from += piece) {
-        const std::uint64_t to = std::min<std::uint64_t>(size, from + piece);
-        const std::uint64_t first = from >= scan.before() ? from - scan.before() : 0;
-        const std::uint64_t last = std::min<std::uint64_t>(size, to + LibraryNameScan::after());
-        buffer.resize(static_cast<std::size_t>(last - first));
-        if (!read(first, last - first, buffer.data())) return std::nullopt;
-        scan.scan({buffer.data(), buffer.size()}, first, from, to, size);
-    }
-    return std::move(scan).names();
+    auto found = library_names_read_part(size, 0, size, piece, read, stems);
+    if (!found) return std::nullopt;
+    return merge_library_names(std::move(*found));
 }
 
 std::string elf_kind(const ElfFile& elf) {

@@ -94,6 +94,22 @@ std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, s
                                                            const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
                                                            const std::vector<std::string_view>& stems);
 
+/// A name library_names_read_part() found, at `offset` in the range.
+struct FoundLibraryName {
+    std::uint64_t offset = 0;
+    std::string name;
+};
+/// library_names_read() of the names whose ".so." begins in [from, to) of the range (reading
+/// only the bytes around that part), each distinct name at its first offset there. The parts
+/// of a range, found by separate calls (on separate threads: `read` must allow it) and merged
+/// by merge_library_names(), give what one library_names_read() gives.
+std::optional<std::vector<FoundLibraryName>> library_names_read_part(std::uint64_t size, std::uint64_t from, std::uint64_t to,
+                                                                     std::size_t piece,
+                                                                     const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
+                                                                     const std::vector<std::string_view>& stems);
+/// The distinct names of parts' findings, in order of first appearance in the range.
+std::vector<std::string> merge_library_names(std::vector<FoundLibraryName> found);
+
 /// What the file is, in words: "relocatable object", "executable" (also a position-independent
 /// one: ET_DYN with a PT_INTERP program interpreter), "shared object", "core file", or
 /// "ELF type N".

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "common/text.hpp"
+#include "common/worker.hpp"
 
 extern char** environ;
 
@@ -100,6 +101,34 @@ void push_components(std::deque<std::string>& pending, std::string_view path) {
 
 }  // namespace
 
+namespace detail {
+
+/// A folder's entry names (no "." or ".."), sorted; errno_code 0 when it could be opened.
+struct Listing {
+    int errno_code = 0;
+    std::vector<std::string> names;
+};
+
+/// Reads the folder at `host_path` (a path on this computer): nothing of the Host is touched,
+/// so it may run on another thread.
+Listing read_folder(const std::string& host_path) {
+    Listing out;
+    DIR* dir = ::opendir(host_path.c_str());
+    if (!dir) {
+        out.errno_code = errno;
+        return out;
+    }
+    while (const dirent* e = ::readdir(dir)) {
+        std::string_view name(e->d_name);
+        if (name != "." && name != "..") out.names.emplace_back(name);
+    }
+    ::closedir(dir);
+    sort_names(out.names);
+    return out;
+}
+
+}  // namespace detail
+
 /// What one CacheScope remembers, by machine path: lstat(2)s (with the errno of a failed one)
 /// and the target of each link, folder listings (by canonical path), resolved paths.
 struct Host::RunCache {
@@ -111,6 +140,9 @@ struct Host::RunCache {
     };
     std::unordered_map<std::string, Entry> lstats;
     std::unordered_map<std::string, std::vector<std::string>> listings;
+    /// Listings being read on a worker (list_ahead), by resolved path: moved to `listings` at
+    /// their first use.
+    std::unordered_map<std::string, Pending<detail::Listing>> ahead;
     /// Resolved paths by 'F' (links followed) or 'P' (last one not) and the path as asked.
     std::unordered_map<std::string, std::string> resolved;
 };
@@ -163,8 +195,13 @@ bool Host::stat_resolved(const std::string& real, struct stat& st) const {
 const std::vector<std::string>* Host::cached_listing(const std::string& real) const {
     RunCache* cache = m_cache.cache.get();
     if (!cache) return nullptr;
-    auto it = cache->listings.find(real);
-    return it == cache->listings.end() ? nullptr : &it->second;
+    if (auto it = cache->listings.find(real); it != cache->listings.end()) return &it->second;
+    auto pending = cache->ahead.find(real);
+    if (pending == cache->ahead.end()) return nullptr;
+    detail::Listing listed = pending->second.get();
+    cache->ahead.erase(pending);
+    if (listed.errno_code != 0) return nullptr;  // listed again by the caller, who says why it fails
+    return &cache->listings.emplace(real, std::move(listed.names)).first->second;
 }
 
 std::map<std::string, std::string> parse_environ(std::string_view block) {
@@ -421,18 +458,19 @@ Expected<std::vector<std::string>> Host::list_dir(std::string_view path) const {
 
 Expected<const std::vector<std::string>*> Host::list_resolved(std::string_view path, const std::string& real,
                                                               std::vector<std::string>& uncached) const {
-    DIR* dir = ::opendir(host_path(real).c_str());
-    if (!dir) return Unexpected<Error>(errno_error(errno, std::string(path)));
-    std::vector<std::string> names;
-    while (const dirent* e = ::readdir(dir)) {
-        std::string_view name(e->d_name);
-        if (name != "." && name != "..") names.emplace_back(name);
-    }
-    ::closedir(dir);
-    sort_names(names);
-    if (m_cache.cache) return &m_cache.cache->listings.emplace(real, std::move(names)).first->second;
-    uncached = std::move(names);
+    detail::Listing listed = detail::read_folder(host_path(real));
+    if (listed.errno_code != 0) return Unexpected<Error>(errno_error(listed.errno_code, std::string(path)));
+    if (m_cache.cache) return &m_cache.cache->listings.emplace(real, std::move(listed.names)).first->second;
+    uncached = std::move(listed.names);
     return &uncached;
+}
+
+void Host::list_ahead(std::string_view dir, Worker& worker) const {
+    RunCache* cache = m_cache.cache.get();
+    if (!cache) return;
+    auto real = resolve(dir);
+    if (!real || cache->listings.contains(*real) || cache->ahead.contains(*real)) return;
+    cache->ahead.emplace(*real, worker.post([folder = host_path(*real)] { return detail::read_folder(folder); }));
 }
 
 bool Host::is_dir(std::string_view path) const {

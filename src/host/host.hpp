@@ -17,6 +17,10 @@
 
 #include "common/error.hpp"
 
+namespace cudoctor {
+class Worker;
+}
+
 namespace cudoctor::host {
 
 /// What every report says where a fact would need a program of a machine image: an image is inert.
@@ -81,6 +85,15 @@ class Host {
     bool is_dir(std::string_view path) const;
     bool is_file(std::string_view path) const;
     bool is_executable_file(std::string_view path) const;
+
+    /// Lists the folder `dir` on `worker` now, ahead of the first list_dir() or glob() of it,
+    /// which then take that listing instead of reading the folder: the answers are the same
+    /// (the cache's own rule: the machine's files do not change while its guard lives), and
+    /// the reading is done on another core while this one works. Only while a CacheScope
+    /// lives, and only for a folder not listed yet; otherwise, or when `dir` does not resolve,
+    /// nothing happens. A listing that fails there is done again at its first use, which
+    /// reports the error as always.
+    void list_ahead(std::string_view dir, Worker& worker) const;
 
     /// Machine paths `dir/<name>` whose name matches the fnmatch(3) `pattern`, sorted.
     std::vector<std::string> glob(std::string_view dir, std::string_view pattern) const;

@@ -4,6 +4,9 @@
 #include <cstdlib>
 
 #include "common/text.hpp"
+#include "common/worker.hpp"
+#include "probe/ahead.hpp"
+#include "probe/cuda_libs.hpp"
 #include "snapshot/taken_at.hpp"
 
 namespace cudoctor::probe {
@@ -100,6 +103,7 @@ std::string read_taken_at(Context& ctx) {
 }  // namespace
 
 snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const Options& options) {
+    Worker worker(options.second_core && second_cpu_available());  // made first, so it is joined last
     // One run stats the same path prefixes and lists the same folders many times (the loader's
     // folders, a toolkit's lib/): each is asked of the machine once.
     const auto cache = host.cache_scope();
@@ -107,6 +111,17 @@ snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const
     snap.tool_version = CUDOCTOR_VERSION;
     snap.root = host.root();
     Context ctx(host, kb, options, snap);
+    // On the second core, in the order the probes need them: the parts that need no earlier
+    // probe, and the system library folders (the multiarch one holds thousands of names: the
+    // largest listing of a run, 1 ms of it on #25's VM), which the driver probe lists first.
+    Ahead ahead;
+    if (worker.threaded()) {
+        ahead.start(Part::loader_cache, ctx, worker);
+        for (const auto dir : kSystemLibraryFolders) host.list_ahead(dir, worker);
+        ahead.start(Part::package_logs, ctx, worker);
+        ctx.ahead = &ahead;
+        ctx.worker = &worker;
+    }
     snap.taken_at = read_taken_at(ctx);
     snap.hostname = read_hostname(ctx);
     // Order matters: later probes use what earlier ones parsed (loader cache, dpkg, PATH, sites).

@@ -13,12 +13,21 @@
 #include "kb/kb.hpp"
 #include "snapshot/snapshot.hpp"
 
+namespace cudoctor {
+class Worker;
+}
+
 namespace cudoctor::probe {
+
+class Ahead;
 
 struct Options {
     std::vector<std::string> pythons;  ///< extra interpreters (--python)
     bool allow_processes = true;       ///< run `nvcc --version` when no file tells the version
     std::chrono::milliseconds process_timeout{3000};
+    /// Do the probes' independent parts on a second core, where the process may use one (the
+    /// same snapshot either way; false: all on the calling thread).
+    bool second_core = true;
 };
 
 /// A site-packages (or dist-packages) folder and the interpreter that uses it.
@@ -48,6 +57,11 @@ class Context {
     std::vector<Package> dpkg;
     /// Every Python site folder found (environment probe), in discovery order.
     std::vector<PythonSite> python_sites;
+    /// The parts started ahead on the second core (probe_machine's), or null: run_part() then
+    /// does each part where it is asked for.
+    Ahead* ahead = nullptr;
+    /// The second core, for a probe's own work in two halves (probe_machine's), or null.
+    Worker* worker = nullptr;
 
     /// Records a probe's trouble as a note in the Snapshot.
     void note(std::string_view probe, std::string_view path, std::string_view message);

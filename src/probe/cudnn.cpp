@@ -11,6 +11,7 @@
 
 #include "common/text.hpp"
 #include "common/version.hpp"
+#include "common/worker.hpp"
 #include "formats/c_header.hpp"
 #include "formats/conda_meta.hpp"
 #include "formats/elf.hpp"
@@ -67,13 +68,29 @@ std::optional<int> cuda_library_major(std::string_view name) {
 /// The CUDA library names in a cuDNN 9 library's .rodata (megabytes of it), read with pread(2)
 /// piece by piece into one small buffer: from the page cache as cat reads, without mapping and
 /// faulting in each page (on the 2-core VM of #25, 1.3 ms for the 8.5 MB of cuDNN 9.13's three
-/// libraries against 1.9 ms mapped with MADV_POPULATE_READ). Where the descriptor cannot read,
-/// the mapping is scanned as a whole, with the same names.
-std::vector<std::string> cuda_library_names_in(const host::MappedFile& file, const formats::ElfSection& section, std::string_view mapped) {
-    constexpr std::size_t kPiece = 64u << 10;  // below malloc's mmap threshold: the heap keeps it
+/// libraries against 1.9 ms mapped with MADV_POPULATE_READ). A large one is read in two halves,
+/// the second on ctx.worker's core (cuDNN 9.13's 3.7 MB: 0.9 ms in one). Where the descriptor
+/// cannot read, the mapping is scanned as a whole, with the same names.
+std::vector<std::string> cuda_library_names_in(Context& ctx, const host::MappedFile& file, const formats::ElfSection& section,
+                                               std::string_view mapped) {
+    constexpr std::size_t kPiece = 64u << 10;        // below malloc's mmap threshold: the heap keeps it
+    constexpr std::uint64_t kHalvesFrom = 1u << 20;  // a thread's hand-over costs more than a smaller scan
     if (file.readable()) {
         auto read = [&](std::uint64_t offset, std::uint64_t length, char* to) { return file.read_at(section.offset + offset, length, to); };
-        if (auto names = formats::library_names_read(mapped.size(), kPiece, read, kCudaLibraryStems)) return std::move(*names);
+        const std::uint64_t size = mapped.size();
+        auto part = [&](std::uint64_t from, std::uint64_t to) {
+            return formats::library_names_read_part(size, from, to, kPiece, read, kCudaLibraryStems);
+        };
+        const std::uint64_t half = ctx.worker && size >= kHalvesFrom ? size / 2 : size;
+        // `second` is waited for before `read` and `file` go: get(), or its destructor.
+        auto second = ctx.worker && half < size ? ctx.worker->post([&] { return part(half, size); }) : Pending<decltype(part(0, 0))>();
+        auto found = part(0, half);
+        if (second.valid()) {
+            auto rest = second.get();
+            if (found && rest) found->insert(found->end(), std::make_move_iterator(rest->begin()), std::make_move_iterator(rest->end()));
+            else found.reset();
+        }
+        if (found) return formats::merge_library_names(std::move(*found));
     }
     return formats::library_names_in(mapped, kCudaLibraryStems);
 }
@@ -127,7 +144,7 @@ std::optional<BuiltFor> cuda_major_from_libraries(Context& ctx, const std::strin
                 if (!rodata || rodata->size > kMaxRodata) continue;
                 auto bytes = formats::section_bytes(file->bytes(), *rodata);
                 if (!bytes) continue;
-                for (const auto& lib : cuda_library_names_in(*file, *rodata, *bytes))
+                for (const auto& lib : cuda_library_names_in(ctx, *file, *rodata, *bytes))
                     if (auto m = cuda_library_major(lib)) record(*m, n, "opens " + lib);
             }
         }
@@ -247,7 +264,7 @@ void collect(Context& ctx, std::vector<Copy>& copies) {
         }
     }
     std::string deb_major = cuda_major_from_deb(ctx);
-    for (const char* lib : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"}) {
+    for (const auto lib : kSystemLibraryFolders) {
         auto dir = ctx.host.resolve(lib);
         if (!dir || library_versions(ctx, *dir).empty()) continue;
         copies.push_back({*dir,

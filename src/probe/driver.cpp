@@ -10,6 +10,7 @@
 #include "formats/nvidia_proc.hpp"
 #include "formats/package_logs.hpp"
 #include "formats/windows_inf.hpp"
+#include "probe/ahead.hpp"
 #include "probe/context.hpp"
 #include "probe/cuda_libs.hpp"
 
@@ -104,8 +105,9 @@ void read_user_space(Context& ctx) {
         for (const auto& e : ctx.ld_cache->entries)
             if (is_driver_library(e.key)) add_library(ctx, e.value);
     }
-    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/lib/wsl/lib",
-                            "/usr/local/nvidia/lib64", "/usr/lib/nvidia"}) {
+    std::vector<std::string_view> folders(kSystemLibraryFolders.begin(), kSystemLibraryFolders.end());
+    folders.insert(folders.end(), {"/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", "/usr/lib/nvidia"});
+    for (const auto dir : folders) {
         auto names = ctx.host.list_dir(dir);
         if (!names) continue;
         for (const auto& name : *names)
@@ -195,28 +197,12 @@ constexpr bool every_prefix_holds_a_word() {
 }
 static_assert(every_prefix_holds_a_word(), "is_driver_package() must only accept names holding a kDriverPackageWords word");
 
-/// The latest driver package changes: from apt's history (which says who asked: an
-/// unattended upgrade, a person's apt command), else from dpkg's own log.
+/// The latest driver package changes (read_driver_package_logs(), ahead on the second core
+/// where there is one), and the driver packages dpkg has installed.
 void read_package_logs(Context& ctx) {
+    run_part(Part::package_logs, ctx);
     auto& events = ctx.snap.driver.package_events;
     constexpr std::size_t kKeep = 24;
-    constexpr std::size_t kLogCap = 64u << 20;
-    // Changes are only kept for driver packages: a history naming no driver word has none.
-    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap);
-        history && formats::holds_any(history->view(), kDriverPackageWords)) {
-        for (const auto& t : formats::parse_apt_history(history->view(), is_driver_package)) {
-            for (const auto& c : t.changes) {
-                events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
-            }
-        }
-    }
-    if (events.empty()) {
-        if (auto log = ctx.read_large(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
-            for (const auto& a : formats::parse_dpkg_log(formats::lines_holding(log->view(), kDriverPackageWords), is_driver_package)) {
-                events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
-            }
-        }
-    }
     if (events.size() > kKeep) events.erase(events.begin(), events.end() - static_cast<long>(kKeep));
     for (const auto& pkg : ctx.dpkg)
         if (is_driver_package(pkg.name)) ctx.snap.driver.packages.push_back(pkg.name + " " + pkg.version);
@@ -249,6 +235,29 @@ void apply_overrides(Context& ctx) {
 }
 
 }  // namespace
+
+/// The driver package changes: from apt's history (which says who asked: an unattended
+/// upgrade, a person's apt command), else from dpkg's own log.
+void read_driver_package_logs(Context& ctx) {
+    auto& events = ctx.snap.driver.package_events;
+    constexpr std::size_t kLogCap = 64u << 20;
+    // Changes are only kept for driver packages: a history naming no driver word has none.
+    if (auto history = ctx.read_large(kDriverProbe, "/var/log/apt/history.log", kLogCap);
+        history && formats::holds_any(history->view(), kDriverPackageWords)) {
+        for (const auto& t : formats::parse_apt_history(history->view(), is_driver_package)) {
+            for (const auto& c : t.changes) {
+                events.push_back({t.start, c.action, c.package, c.old_version, c.new_version, t.commandline, "/var/log/apt/history.log"});
+            }
+        }
+    }
+    if (events.empty()) {
+        if (auto log = ctx.read_large(kDriverProbe, "/var/log/dpkg.log", kLogCap)) {
+            for (const auto& a : formats::parse_dpkg_log(formats::lines_holding(log->view(), kDriverPackageWords), is_driver_package)) {
+                events.push_back({a.when, a.action, a.package, a.old_version, a.new_version, "", "/var/log/dpkg.log"});
+            }
+        }
+    }
+}
 
 void probe_driver(Context& ctx) {
     read_kernel_module(ctx);

@@ -6,6 +6,7 @@
 
 #include "common/text.hpp"
 #include "formats/ld_so_cache.hpp"
+#include "probe/ahead.hpp"
 #include "probe/context.hpp"
 #include "probe/cuda_libs.hpp"
 #include "probe/nvcc.hpp"
@@ -95,22 +96,17 @@ void read_ld_so_conf(Context& ctx, const std::string& file, int depth) {
 }
 
 void read_loader_cache(Context& ctx) {
-    auto bytes = ctx.read(kEnvironmentProbe, "/etc/ld.so.cache", kLdCacheCap);
-    if (!bytes) return;
-    auto cache = formats::parse_ld_so_cache(*bytes);
-    if (!cache) {
-        ctx.note(kEnvironmentProbe, "/etc/ld.so.cache", cache.error().message);
-        return;
-    }
+    run_part(Part::loader_cache, ctx);
+    if (!ctx.ld_cache) return;
+    const auto& cache = *ctx.ld_cache;
     auto& env = ctx.snap.environment;
-    env.loader_cache_format = formats::to_string(cache->format);
-    for (const auto& e : cache->entries) {
+    env.loader_cache_format = formats::to_string(cache.format);
+    for (const auto& e : cache.entries) {
         if (!is_cuda_library(e.key)) continue;
         auto dir = ctx.host.resolve(host::dirname(e.value));
         env.loader_cache.push_back({e.key, e.value, formats::ld_cache_arch_name(e.flags), dir ? *dir : std::string()});
     }
-    env.evidence.push_back({"/etc/ld.so.cache", std::to_string(cache->entries.size()) + " entries, " + env.loader_cache_format + " format"});
-    ctx.ld_cache = std::move(*cache);
+    env.evidence.push_back({"/etc/ld.so.cache", std::to_string(cache.entries.size()) + " entries, " + env.loader_cache_format + " format"});
 }
 
 bool is_conda_env(Context& ctx, const std::string& dir) { return ctx.host.is_dir(host::join(dir, "conda-meta")); }
@@ -145,6 +141,17 @@ void find_conda_envs(Context& ctx) {
 }
 
 }  // namespace
+
+void read_loader_cache_file(Context& ctx) {
+    auto bytes = ctx.read(kEnvironmentProbe, "/etc/ld.so.cache", kLdCacheCap);
+    if (!bytes) return;
+    auto cache = formats::parse_ld_so_cache(*bytes);
+    if (!cache) {
+        ctx.note(kEnvironmentProbe, "/etc/ld.so.cache", cache.error().message);
+        return;
+    }
+    ctx.ld_cache = std::move(*cache);
+}
 
 void probe_environment(Context& ctx) {
     auto& env = ctx.snap.environment;

@@ -1,0 +1,57 @@
+#include "probe/ahead.hpp"
+
+#include "probe/context.hpp"
+
+namespace cudoctor::probe {
+namespace {
+
+void run_here(Part part, Context& ctx) {
+    switch (part) {
+        case Part::loader_cache: read_loader_cache_file(ctx); return;
+        case Part::package_logs: read_driver_package_logs(ctx); return;
+    }
+}
+
+}  // namespace
+
+/// A Context of the worker's own: nothing in it is shared with the probes' Context.
+struct Ahead::Scratch {
+    host::Host host;
+    snapshot::Snapshot snap;
+    Context ctx;
+    explicit Scratch(const Context& from) : host(from.host), ctx(host, from.kb, from.options, snap) {}
+};
+
+void Ahead::start(Part part, const Context& ctx, Worker& worker) {
+    auto scratch = std::make_shared<Scratch>(ctx);  // copied here: the task touches no Context of the probes
+    m_started[static_cast<std::size_t>(part)] = worker.post([scratch, part] {
+        run_here(part, scratch->ctx);
+        return scratch;
+    });
+}
+
+void Ahead::take(Part part, Context& ctx) {
+    auto& started = m_started[static_cast<std::size_t>(part)];
+    if (!started.valid()) {
+        run_here(part, ctx);
+        return;
+    }
+    const std::shared_ptr<Scratch> done = started.get();  // leaves `started` invalid: taken once
+    // The notes first, as the part added them, through ctx.note (which drops one already there).
+    for (const auto& n : done->snap.notes) ctx.note(n.probe, n.path, n.message);
+    switch (part) {
+        case Part::loader_cache: ctx.ld_cache = std::move(done->ctx.ld_cache); return;
+        case Part::package_logs: {
+            auto& events = ctx.snap.driver.package_events;
+            for (auto& e : done->snap.driver.package_events) events.push_back(std::move(e));
+            return;
+        }
+    }
+}
+
+void run_part(Part part, Context& ctx) {
+    if (ctx.ahead) ctx.ahead->take(part, ctx);
+    else run_here(part, ctx);
+}
+
+}  // namespace cudoctor::probe
