@@ -69,8 +69,9 @@ class Pending {
 /// new thread on its parent's CPU for milliseconds first: on #25's 2-core VM a 2 ms task then
 /// ended after the parent's own 2 ms). A task must not touch what the poster keeps using (a
 /// Host with its cache, a Snapshot being filled): it gets copies of its inputs and returns its
-/// output. post() is for one thread (the owner's). The destructor skips the tasks not begun,
-/// waits for the one running, and joins.
+/// output. post() is for one thread (the owner's). While its thread lives, a fork()ed child
+/// must only exec (as Host::run's does): it would inherit locks the thread held. The destructor
+/// skips the tasks not begun, waits for the one running, and joins.
 class Worker {
   public:
     /// `threaded` false: no thread; each task runs at its get() (the same results): for one

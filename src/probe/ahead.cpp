@@ -9,6 +9,7 @@ void run_here(Part part, Context& ctx) {
     switch (part) {
         case Part::loader_cache: read_loader_cache_file(ctx); return;
         case Part::package_logs: read_driver_package_logs(ctx); return;
+        case Part::frameworks: probe_frameworks(ctx); return;
     }
 }
 
@@ -19,7 +20,9 @@ struct Ahead::Scratch {
     host::Host host;
     snapshot::Snapshot snap;
     Context ctx;
-    explicit Scratch(const Context& from) : host(from.host), ctx(host, from.kb, from.options, snap) {}
+    explicit Scratch(const Context& from) : host(from.host), ctx(host, from.kb, from.options, snap) {
+        ctx.python_sites = from.python_sites;
+    }
 };
 
 void Ahead::start(Part part, const Context& ctx, Worker& worker) {
@@ -44,6 +47,11 @@ void Ahead::take(Part part, Context& ctx) {
         case Part::package_logs: {
             auto& events = ctx.snap.driver.package_events;
             for (auto& e : done->snap.driver.package_events) events.push_back(std::move(e));
+            return;
+        }
+        case Part::frameworks: {
+            auto& frameworks = ctx.snap.frameworks;
+            for (auto& f : done->snap.frameworks) frameworks.push_back(std::move(f));
             return;
         }
     }

@@ -126,12 +126,13 @@ snapshot::Snapshot probe_machine(const host::Host& host, const kb::Kb& kb, const
     snap.hostname = read_hostname(ctx);
     // Order matters: later probes use what earlier ones parsed (loader cache, dpkg, PATH, sites).
     probe_environment(ctx);
+    if (ctx.ahead) ahead.start(Part::frameworks, ctx, worker);  // it needs only the Python sites
     probe_platform(ctx);
     probe_gpus(ctx);
     probe_driver(ctx);
     probe_toolkits(ctx);
     probe_cudnn(ctx);
-    probe_frameworks(ctx);
+    run_part(Part::frameworks, ctx);
     return snap;
 }
 
