@@ -184,8 +184,10 @@ bool is_driver_package(std::string_view name) {
 }
 
 /// Every driver package's name holds one of these: a log line without them names none, and
-/// memmem finds the few lines that do in a dpkg.log of thousands without splitting it.
-constexpr std::string_view kDriverPackageWords[] = {"nvidia", "cuda"};
+/// memmem finds the few lines that do in a dpkg.log of thousands without splitting it. Not
+/// "cuda" alone: a toolkit's cuda-* packages are most of a CUDA machine's dpkg.log (1,512 of
+/// this VM's lines, none a driver's), and only cuda-drivers and libcuda1 hold no "nvidia".
+constexpr std::string_view kDriverPackageWords[] = {"nvidia", "cuda-drivers", "libcuda1"};
 
 constexpr bool every_prefix_holds_a_word() {
     for (std::string_view p : kDriverPackagePrefixes) {

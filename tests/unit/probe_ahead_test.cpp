@@ -201,3 +201,35 @@ TEST(ProbeAhead, LibraryNamesInTwoPartsAreTheNamesOfTheWhole) {
     }
     EXPECT_GT(compared, 10000);
 }
+
+TEST(ProbeAhead, DriverPackageChangesAreFoundWhateverWordTheirNameHolds) {
+    // The logs are searched for "nvidia", "cuda-drivers" and "libcuda1" only: the driver
+    // packages named without "nvidia" are still found, a toolkit's cuda-* lines are not kept.
+    TempDir t;
+    t.write("var/log/dpkg.log",
+            "2024-06-12 06:41:26 install cuda-toolkit-12-4:amd64 <none> 12.4.1-1\n"
+            "2024-06-12 06:41:27 install cuda-drivers:amd64 <none> 550.54.15-1\n"
+            "2024-06-12 06:41:28 status installed cuda-drivers:amd64 550.54.15-1\n"
+            "2024-06-12 06:41:29 upgrade libcuda1:amd64 535.183.01-1 550.54.14-1\n"
+            "2024-06-12 06:41:30 install nvidia-driver-550:amd64 <none> 550.54.14-1\n"
+            "2024-06-12 06:41:31 remove cuda-12-4:amd64 12.4.1-1 <none>\n");
+    auto host = host::Host::rooted(t.str());
+    ASSERT_TRUE(host);
+    for (const bool second_core : {false, true}) {
+        probe::Options options;
+        options.allow_processes = false;
+        options.second_core = second_core;
+        const auto snap = probe::probe_machine(*host, kb::Kb::builtin(), options);
+        std::vector<std::string> changed;
+        for (const auto& e : snap.driver.package_events) changed.push_back(e.action + " " + e.package);
+        EXPECT_EQ(changed, (std::vector<std::string>{"install cuda-drivers", "upgrade libcuda1", "install nvidia-driver-550"}));
+    }
+    // apt's history naming only cuda-drivers: read, not skipped for want of "nvidia".
+    t.write("var/log/apt/history.log",
+            "\nStart-Date: 2024-06-13  10:00:00\nCommandline: apt-get install cuda-drivers\n"
+            "Install: cuda-drivers:amd64 (560.35.03-1)\nEnd-Date: 2024-06-13  10:00:09\n");
+    const auto snap = probe::probe_machine(*host, kb::Kb::builtin(), probe::Options{});
+    ASSERT_EQ(snap.driver.package_events.size(), 1u);
+    EXPECT_EQ(snap.driver.package_events[0].package, "cuda-drivers");
+    EXPECT_EQ(snap.driver.package_events[0].source, "/var/log/apt/history.log");
+}
