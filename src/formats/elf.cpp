@@ -262,14 +262,6 @@ std::vector<std::string> merge_library_names(std::vector<FoundLibraryName> found
     return out;
 }
 
-std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, std::size_t piece,
-                                                           const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
-                                                           const std::vector<std::string_view>& stems) {
-    auto found = library_names_read_part(size, 0, size, piece, read, stems);
-    if (!found) return std::nullopt;
-    return merge_library_names(std::move(*found));
-}
-
 std::string elf_kind(const ElfFile& elf) {
     switch (elf.type) {
         case 1: return "relocatable object";

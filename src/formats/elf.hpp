@@ -85,24 +85,19 @@ Expected<std::vector<std::string>> needed_libraries(std::string_view file, const
 /// digit, '_' or '.' before the major, and stops at the first non-digit after it.
 std::vector<std::string> library_names_in(std::string_view bytes, const std::vector<std::string_view>& stems);
 
-/// library_names_in() over `size` bytes read piece by piece: `read(offset, length, to)` copies
-/// bytes [offset, offset + length) into `to` (pread(2) of a megabyte .rodata into one small
-/// buffer, instead of mapping and faulting it in page by page). The same names in the same order
-/// for any `piece` size: each piece is read with the bytes around it, so a name across a cut is
-/// seen whole and once. nullopt as soon as a read fails.
-std::optional<std::vector<std::string>> library_names_read(std::uint64_t size, std::size_t piece,
-                                                           const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,
-                                                           const std::vector<std::string_view>& stems);
-
 /// A name library_names_read_part() found, at `offset` in the range.
 struct FoundLibraryName {
     std::uint64_t offset = 0;
     std::string name;
 };
-/// library_names_read() of the names whose ".so." begins in [from, to) of the range (reading
-/// only the bytes around that part), each distinct name at its first offset there. The parts
-/// of a range, found by separate calls (on separate threads: `read` must allow it) and merged
-/// by merge_library_names(), give what one library_names_read() gives.
+/// library_names_in() of the names whose ".so." begins in [from, to) of a range of `size`
+/// bytes, read piece by piece: `read(offset, length, to)` copies bytes [offset, offset + length)
+/// into `to` (pread(2) of a megabyte .rodata into one small buffer, instead of mapping and
+/// faulting it in page by page). Each distinct name comes with its first offset there. Each
+/// piece is read with the bytes around it, so a name across a cut is seen whole and once: for
+/// any `piece` size, and for parts found by separate calls (on separate threads: `read` must
+/// allow it), merge_library_names() of the parts' findings gives library_names_in() of the
+/// whole range. nullopt as soon as a read fails.
 std::optional<std::vector<FoundLibraryName>> library_names_read_part(std::uint64_t size, std::uint64_t from, std::uint64_t to,
                                                                      std::size_t piece,
                                                                      const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read,

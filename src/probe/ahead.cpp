@@ -13,6 +13,11 @@ void run_here(Part part, Context& ctx) {
     }
 }
 
+template <class T>
+void append(std::vector<T>& to, std::vector<T>& from) {
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
 }  // namespace
 
 /// A Context of the worker's own: nothing in it is shared with the probes' Context.
@@ -44,16 +49,8 @@ void Ahead::take(Part part, Context& ctx) {
     for (const auto& n : done->snap.notes) ctx.note(n.probe, n.path, n.message);
     switch (part) {
         case Part::loader_cache: ctx.ld_cache = std::move(done->ctx.ld_cache); return;
-        case Part::package_logs: {
-            auto& events = ctx.snap.driver.package_events;
-            for (auto& e : done->snap.driver.package_events) events.push_back(std::move(e));
-            return;
-        }
-        case Part::frameworks: {
-            auto& frameworks = ctx.snap.frameworks;
-            for (auto& f : done->snap.frameworks) frameworks.push_back(std::move(f));
-            return;
-        }
+        case Part::package_logs: append(ctx.snap.driver.package_events, done->snap.driver.package_events); return;
+        case Part::frameworks: append(ctx.snap.frameworks, done->snap.frameworks); return;
     }
 }
 

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <random>
 #include <span>
@@ -309,14 +310,22 @@ TEST(ProbeFastPaths, LibraryNamesMatchTheScanPerStem) {
     }
 }
 
-// library_names_read() over `bytes` cut into pieces of `piece` bytes, read from memory.
+// The names of a whole range of `size` bytes read in pieces of `piece` bytes: one part, merged.
+std::optional<std::vector<std::string>> names_read(std::uint64_t size, std::size_t piece,
+                                                   const std::function<bool(std::uint64_t, std::uint64_t, char*)>& read) {
+    auto found = formats::library_names_read_part(size, 0, size, piece, read, kStems);
+    if (!found) return std::nullopt;
+    return formats::merge_library_names(std::move(*found));
+}
+
+// names_read() over `bytes` cut into pieces of `piece` bytes, read from memory.
 std::optional<std::vector<std::string>> names_in_pieces(std::string_view bytes, std::size_t piece) {
     auto read = [&](std::uint64_t offset, std::uint64_t length, char* to) {
         if (offset > bytes.size() || length > bytes.size() - offset) return false;
         std::copy_n(bytes.data() + offset, length, to);
         return true;
     };
-    return formats::library_names_read(bytes.size(), piece, read, kStems);
+    return names_read(bytes.size(), piece, read);
 }
 
 TEST(ProbeFastPaths, LibraryNamesReadInPiecesAreTheNamesOfTheWhole) {
@@ -339,8 +348,8 @@ TEST(ProbeFastPaths, LibraryNamesReadInPiecesAreTheNamesOfTheWhole) {
         }
     // A failed read is no answer, not a partial one.
     auto fail_second = [calls = 0](std::uint64_t, std::uint64_t, char*) mutable { return ++calls < 2; };
-    EXPECT_FALSE(formats::library_names_read(100, 10, fail_second, kStems));
-    EXPECT_EQ(formats::library_names_read(0, 10, fail_second, kStems), std::vector<std::string>{});
+    EXPECT_FALSE(names_read(100, 10, fail_second));
+    EXPECT_EQ(names_read(0, 10, fail_second), std::vector<std::string>{});
 }
 
 TEST(ProbeFastPaths, LibraryNamesMatchOnRealCudnnLibraries) {
@@ -372,7 +381,7 @@ TEST(ProbeFastPaths, LibraryNamesMatchOnRealCudnnLibraries) {
                     return file->read_at(rodata->offset + offset, length, to);
                 };
                 if (!file->readable()) break;
-                EXPECT_EQ(formats::library_names_read(bytes->size(), piece, read, kStems), reference) << entry.path() << " " << piece;
+                EXPECT_EQ(names_read(bytes->size(), piece, read), reference) << entry.path() << " " << piece;
             }
             ++scanned;
         }
